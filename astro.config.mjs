@@ -1,0 +1,31 @@
+// @ts-check
+import node from '@astrojs/node';
+import react from '@astrojs/react';
+import { defineConfig } from 'astro/config';
+import { readdirSync, readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+
+// Astro ignores the Host header unless the domain is allowed: allow every site's domains.
+const siteDomains = readdirSync('content/sites')
+  .filter((f) => f.endsWith('.yaml'))
+  .flatMap((f) => parse(readFileSync(`content/sites/${f}`, 'utf8')).domains);
+
+export default defineConfig({
+  output: 'server',
+  adapter: node({ mode: 'middleware' }),
+  integrations: [react()],
+  i18n: {
+    locales: ['nl', 'en', 'de', 'it', 'fr', 'es', 'pl', 'da', 'fi', 'nb', 'sv'],
+    defaultLocale: 'en',
+    routing: 'manual',
+  },
+  security: {
+    allowedDomains: siteDomains.map((hostname) => ({ hostname })),
+  },
+  build: { inlineStylesheets: 'never' },
+  vite: {
+    build: { assetsInlineLimit: 0 },
+    ssr: { external: ['better-sqlite3', 'pg', 'geoip-country'] },
+  },
+  devToolbar: { enabled: false },
+});

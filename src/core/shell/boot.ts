@@ -1,0 +1,114 @@
+import { DISMISS_KEYS } from '../../shared/constants';
+import { LOCALE_COOKIE_MAX_AGE_S } from '../../shared/locales';
+import { shouldReloadAfterChunkError, shouldShowBackButton, shouldShowEntryWarning } from './rules';
+
+const CHUNK_KEY = 'chunk-reload-at';
+const BOUNCE_KEY = 'log-bounces';
+
+const body = document.body;
+const route = body.dataset.route ?? '';
+const loggedIn = body.dataset.loggedIn === 'true';
+const standalone = window.matchMedia('(display-mode: standalone)').matches || (navigator as { standalone?: boolean }).standalone === true;
+
+function readStorage(store: Storage, key: string): string | null {
+  try { return store.getItem(key); } catch { return null; }
+}
+function writeStorage(store: Storage, key: string, value: string) {
+  try { store.setItem(key, value); } catch { /* storage disabled: the choice lasts for this page only */ }
+}
+
+// Chunk load failures (a deploy replaced hashed files): reload once per minute at most.
+function onChunkError() {
+  const last = Number(readStorage(sessionStorage, CHUNK_KEY)) || null;
+  if (!shouldReloadAfterChunkError(last, Date.now())) return;
+  writeStorage(sessionStorage, CHUNK_KEY, String(Date.now()));
+  location.reload();
+}
+window.addEventListener('vite:preloadError', onChunkError);
+window.addEventListener('error', (event) => {
+  const target = event.target as HTMLElement | null;
+  if (target && target.tagName === 'SCRIPT' && (target as HTMLScriptElement).src.includes('/_astro/')) onChunkError();
+}, true);
+
+// Dropdowns: one open at a time; close on outside click and Escape.
+const dropdowns = [...document.querySelectorAll<HTMLDetailsElement>('[data-dropdown]')];
+document.addEventListener('click', (event) => {
+  for (const d of dropdowns) if (d.open && !d.contains(event.target as Node)) d.open = false;
+});
+document.addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape') return;
+  for (const d of dropdowns) {
+    if (d.open) { d.open = false; d.querySelector('summary')?.focus(); }
+  }
+});
+
+// Language switch: cookie for a year, saved on the account when logged in, then reload.
+for (const link of document.querySelectorAll<HTMLAnchorElement>('[data-lang]')) {
+  link.addEventListener('click', async (event) => {
+    const lang = link.dataset.lang as string;
+    document.cookie = `lang=${lang}; path=/; max-age=${LOCALE_COOKIE_MAX_AGE_S}; samesite=lax${location.protocol === 'https:' ? '; secure' : ''}`;
+    if (loggedIn) {
+      await fetch('/api/user.php', {
+        method: 'PUT', headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'kindred-client' },
+        body: JSON.stringify({ language: lang }),
+      }).catch(() => undefined);
+    }
+    if (link.getAttribute('href') === '?') {
+      event.preventDefault();
+      location.reload();
+    }
+  });
+}
+
+// Back button for the installed app.
+const back = document.querySelector<HTMLButtonElement>('[data-back]');
+if (back && shouldShowBackButton(standalone, history.length, route)) {
+  back.hidden = false;
+  back.addEventListener('click', () => history.back());
+}
+
+// Site-entry warning.
+const dialog = document.querySelector<HTMLDialogElement>('#entry-warning');
+if (dialog) {
+  const base = {
+    standalone,
+    dismissed: readStorage(localStorage, DISMISS_KEYS.entryWarning) !== null,
+    enabled: true,
+    loggedIn,
+    allowedCountries: (dialog.dataset.countries ?? '').split(',').filter(Boolean),
+  };
+  const open = (country: string | null) => {
+    if (!shouldShowEntryWarning({ ...base, country })) return;
+    dialog.showModal();
+  };
+  // It is a gate: Escape does not count as accepting.
+  dialog.addEventListener('cancel', (event) => event.preventDefault());
+  dialog.querySelector('[data-entry-accept]')?.addEventListener('click', () => {
+    writeStorage(localStorage, DISMISS_KEYS.entryWarning, String(Date.now()));
+    dialog.close();
+  });
+  if (shouldShowEntryWarning({ ...base, country: null })) {
+    if ('country' in dialog.dataset) open(dialog.dataset.country ?? null);
+    else {
+      fetch('/api/settings.php', { headers: { Accept: 'application/json' } })
+        .then((r) => (r.ok ? r.json() : null))
+        .then((s: { geoip_country?: string | null } | null) => open(s?.geoip_country ?? null))
+        .catch(() => open(null));
+    }
+  }
+}
+
+// Online/offline status.
+const offline = document.querySelector<HTMLElement>('[data-offline-banner]');
+const syncOnline = () => { if (offline) offline.hidden = navigator.onLine; };
+window.addEventListener('online', syncOnline);
+window.addEventListener('offline', syncOnline);
+syncOnline();
+
+// Page-bounce beacon: ?lb on the landing URL turns on logging for the rest of the visit.
+if (new URLSearchParams(location.search).has('lb')) writeStorage(sessionStorage, BOUNCE_KEY, '1');
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState !== 'hidden') return;
+  const url = readStorage(sessionStorage, BOUNCE_KEY) ? '/api/page-hidden.php?lb=1' : '/api/page-hidden.php';
+  navigator.sendBeacon?.(url, new Blob(['{}'], { type: 'application/json' }));
+});

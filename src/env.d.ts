@@ -1,0 +1,8 @@
+/// <reference types="astro/client" />
+declare namespace App {
+  interface Locals {
+    ctx: import('./server/context/request-context').RequestContext;
+    t: import('i18next').TFunction;
+    user: import('./shared/user.contract').SessionUser | null;
+  }
+}

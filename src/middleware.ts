@@ -1,0 +1,38 @@
+import { defineMiddleware, sequence } from 'astro:middleware';
+import { getT } from './shared/i18n';
+import { contentSecurityPolicy, inlineScriptHashes } from './server/security-headers';
+import { createRequestContext } from './server/context/request-context';
+import { readConfig } from './server/config';
+import { SiteRegistry, loadSites } from './server/sites/site-registry';
+
+let fallbackRegistry: SiteRegistry | null = null;
+
+/** The node entry hands us the context in locals; `astro dev` and prerendering build it here. */
+const context = defineMiddleware((astro, next) => {
+  if (!astro.locals.ctx && !astro.isPrerendered) {
+    fallbackRegistry ??= new SiteRegistry(loadSites());
+    astro.locals.ctx = createRequestContext(
+      fallbackRegistry,
+      { headers: Object.fromEntries(astro.request.headers), remoteAddress: astro.clientAddress },
+      readConfig(),
+    );
+  }
+  if (astro.locals.ctx) {
+    astro.locals.t = getT(astro.locals.ctx.locale);
+    astro.locals.user ??= null;
+  }
+  return next();
+});
+
+/** Pages rendered on request get a CSP that allows exactly their inline scripts. */
+const csp = defineMiddleware(async (astro, next) => {
+  const response = await next();
+  if (astro.isPrerendered || !response.headers.get('content-type')?.startsWith('text/html')) return response;
+  const html = await response.text();
+  const headers = new Headers(response.headers);
+  headers.set('Content-Security-Policy', contentSecurityPolicy(inlineScriptHashes(html)));
+  headers.set('Cache-Control', 'private, no-cache');
+  return new Response(html, { status: response.status, statusText: response.statusText, headers });
+});
+
+export const onRequest = sequence(context, csp);

@@ -1,0 +1,48 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { getT } from '../../shared/i18n';
+import type { AppContext } from '../app-context';
+import { createRequestContext } from '../context/request-context';
+import { jsonError } from './http-errors';
+import { siteRoutes } from './routes/site.routes';
+import { userRoutes } from './routes/user.routes';
+import { requireSameOriginJson } from './security';
+import type { ApiEnv } from './types';
+
+/** The JSON API under /api, at the spec's .php paths. */
+export function createApi(app: AppContext) {
+  const api = new Hono<ApiEnv>().basePath('/api');
+
+  api.use('*', async (c, next) => {
+    const incoming = c.env?.incoming;
+    const ctx = createRequestContext(
+      app.sites,
+      {
+        headers: incoming?.headers ?? Object.fromEntries(c.req.raw.headers),
+        remoteAddress: incoming?.socket?.remoteAddress,
+        encrypted: Boolean((incoming?.socket as { encrypted?: boolean } | undefined)?.encrypted),
+      },
+      app.config,
+    );
+    c.set('ctx', ctx);
+    c.set('t', getT(ctx.locale));
+    c.header('Cache-Control', 'no-store');
+    await next();
+  });
+  api.use('*', requireSameOriginJson());
+  api.use(
+    '*',
+    bodyLimit({ maxSize: app.config.bodyLimitBytes, onError: (c) => jsonError(c as never, 413, 'payload_too_large', 'error.too_large') }),
+  );
+
+  api.route('/', siteRoutes(app));
+  api.route('/', userRoutes(app));
+
+  api.notFound((c) => jsonError(c, 404, 'not_found', 'error.api_not_found'));
+  api.onError((err, c) => {
+    app.logger.error({ err, url: c.req.url }, 'api error');
+    if (!c.var.t) c.set('t', getT('en'));
+    return jsonError(c, 500, 'server_error', 'error.try_later');
+  });
+  return api;
+}

@@ -1,0 +1,34 @@
+import type { MiddlewareHandler } from 'hono';
+import { jsonError } from './http-errors';
+import type { ApiEnv } from './types';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** True when a state-changing request comes from this site (Sec-Fetch-Site, else Origin vs Host). */
+export function isSameOrigin(headers: Headers): boolean {
+  const fetchSite = headers.get('sec-fetch-site');
+  if (fetchSite) return fetchSite === 'same-origin' || fetchSite === 'none';
+  const origin = headers.get('origin');
+  if (!origin) return true; // not a browser: no ambient cookies to abuse
+  try {
+    const host = headers.get('x-forwarded-host') ?? headers.get('host');
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
+/** Refuses cross-site writes and non-JSON bodies on state-changing calls. */
+export function requireSameOriginJson(): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    if (SAFE_METHODS.has(c.req.method)) return next();
+    if (!isSameOrigin(c.req.raw.headers)) return jsonError(c, 403, 'cross_site', 'error.cross_site');
+    const length = c.req.header('content-length');
+    const hasBody = (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined;
+    const type = c.req.header('content-type') ?? '';
+    if (hasBody && !/^application\/json\s*(;|$)/i.test(type)) {
+      return jsonError(c, 415, 'unsupported_media_type', 'error.unsupported_type');
+    }
+    return next();
+  };
+}

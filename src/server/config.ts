@@ -1,0 +1,43 @@
+import path from 'node:path';
+
+/** Runtime configuration, read once from environment variables (see README). */
+export interface Config {
+  port: number;
+  host: string;
+  production: boolean;
+  databaseUrl: string;
+  redisUrl: string | null;
+  smtpUrl: string | null;
+  publicOrigin: string | null;
+  trustProxy: boolean;
+  countryHeader: string | null;
+  dataDir: string;
+  uploadDir: string;
+  clientDir: string;
+  bodyLimitBytes: number;
+  logLevel: string;
+  seedOnEmpty: boolean;
+  seedProfiles: number;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = path.resolve(env.DATA_DIR ?? 'data');
+  return {
+    port: Number(env.PORT ?? 4321),
+    host: env.HOST ?? '0.0.0.0',
+    production: env.NODE_ENV === 'production',
+    databaseUrl: env.DATABASE_URL ?? `sqlite:${path.join(dataDir, 'kindred.db')}`,
+    redisUrl: env.REDIS_URL || null,
+    smtpUrl: env.SMTP_URL || null,
+    publicOrigin: env.PUBLIC_ORIGIN ? env.PUBLIC_ORIGIN.replace(/\/$/, '') : null,
+    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    countryHeader: env.GEOIP_COUNTRY_HEADER || null,
+    dataDir,
+    uploadDir: path.resolve(env.UPLOAD_DIR ?? path.join(dataDir, 'uploads')),
+    clientDir: path.resolve(env.CLIENT_DIR ?? 'dist/client'),
+    bodyLimitBytes: Number(env.BODY_LIMIT_BYTES ?? 1024 * 1024),
+    logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    seedOnEmpty: env.SEED_ON_EMPTY !== '0',
+    seedProfiles: Number(env.SEED_PROFILES ?? 2000),
+  };
+}

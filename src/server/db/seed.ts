@@ -1,0 +1,143 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { lorelei } from '@dicebear/collection';
+import { createAvatar } from '@dicebear/core';
+import {
+  type Faker, fakerDA, fakerDE, fakerDE_AT, fakerDE_CH, fakerEN_AU, fakerEN_CA, fakerEN_GB, fakerEN_IE, fakerEN_US,
+  fakerES, fakerFI, fakerFR, fakerIT, fakerNB_NO, fakerNL, fakerNL_BE, fakerPL, fakerSV,
+} from '@faker-js/faker';
+import { nicheName } from '../../shared/constants';
+import { REGIONS } from '../../shared/geo/regions';
+import {
+  BODY_TYPES, EYE_COLORS, HAIR_COLORS, INTERESTS, RELATIONSHIP_STATUSES, TATTOO_OPTIONS,
+} from '../../shared/profile-options';
+import type { Site } from '../../shared/site.schema';
+import type { AppContext } from '../app-context';
+import type { NewProfile } from './schema';
+
+const FAKERS: Record<string, Faker> = {
+  NL: fakerNL, BE: fakerNL_BE, DE: fakerDE, AT: fakerDE_AT, CH: fakerDE_CH, GB: fakerEN_GB, IE: fakerEN_IE,
+  US: fakerEN_US, CA: fakerEN_CA, AU: fakerEN_AU, NZ: fakerEN_AU, FR: fakerFR, IT: fakerIT, ES: fakerES,
+  PL: fakerPL, DK: fakerDA, FI: fakerFI, NO: fakerNB_NO, SE: fakerSV,
+};
+
+/** Share of the demo population per site, in file order; the rest goes to the last site. */
+const DEFAULT_TOTAL = 2000;
+const DAY_MS = 86_400_000;
+
+interface NichePlan {
+  female: number;
+  minAge: number;
+  maxAge: number;
+  sexuality: (gender: 'male' | 'female', rnd: () => number) => NewProfile['sexuality'];
+  bodies?: readonly string[];
+}
+
+function nichePlan(niche: number): NichePlan {
+  const straightMostly = (_g: 'male' | 'female', rnd: () => number) => (rnd() < 0.85 ? 'hetero' : 'bi');
+  switch (nicheName(niche)) {
+    case 'she': return { female: 1, minAge: 18, maxAge: 60, sexuality: (_g, r) => (r() < 0.7 ? 'lesbian' : 'bi') };
+    case 'gay': return { female: 0, minAge: 18, maxAge: 70, sexuality: (_g, r) => (r() < 0.8 ? 'gay' : 'bi') };
+    case 'milf': return { female: 0.85, minAge: 35, maxAge: 62, sexuality: straightMostly };
+    case 'gilf': return { female: 0.9, minAge: 58, maxAge: 80, sexuality: straightMostly };
+    case 'bbw': return { female: 0.85, minAge: 21, maxAge: 65, sexuality: straightMostly, bodies: ['curvy', 'fullfigured'] };
+    case 'bdsm': return { female: 0.5, minAge: 21, maxAge: 65, sexuality: (_g, r) => (r() < 0.6 ? 'hetero' : 'bi') };
+    default: return { female: 0.55, minAge: 18, maxAge: 70, sexuality: (g, r) => (r() < 0.85 ? 'hetero' : r() < 0.5 ? 'bi' : g === 'male' ? 'gay' : 'lesbian') };
+  }
+}
+
+/** Splits a total over the sites: the generic site gets the largest share. */
+export function shareProfiles(sites: Site[], total: number): number[] {
+  const weights = sites.map((s) => (s.niche === 1 ? 2 : 1));
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const counts = weights.map((w) => Math.floor((total * w) / sum));
+  counts[0] += total - counts.reduce((a, b) => a + b, 0);
+  return counts;
+}
+
+/**
+ * Creates a deterministic demo population: profiles across each site's countries and regions,
+ * with locale-appropriate names, every field and interests filled, and a generated avatar.
+ */
+export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL): Promise<number> {
+  const { db } = app.db;
+  const now = app.clock.now();
+  const counts = shareProfiles(app.sites.sites, total);
+  const avatarDir = path.join(app.config.uploadDir, 'avatars');
+  mkdirSync(avatarDir, { recursive: true });
+  let created = 0;
+
+  for (const [siteIndex, site] of app.sites.sites.entries()) {
+    const plan = nichePlan(site.niche);
+    for (const f of Object.values(FAKERS)) f.seed(1000 + siteIndex);
+    const rng = fakerNL; // drives the choices that do not depend on the country
+    const rnd = () => rng.number.float({ min: 0, max: 1 });
+    const rows: { profile: NewProfile; interests: string[]; avatarSeed: string }[] = [];
+    for (let i = 0; i < counts[siteIndex]; i++) {
+      const country = rng.helpers.arrayElement(site.countries);
+      const faker = FAKERS[country] ?? fakerEN_GB;
+      const gender = rnd() < plan.female ? 'female' : 'male';
+      const age = rng.number.int({ min: plan.minAge, max: plan.maxAge });
+      const birth = new Date(now - age * 365.25 * DAY_MS - rng.number.int({ min: 0, max: 364 }) * DAY_MS);
+      const regions = REGIONS[country] ?? [];
+      const region = regions.length ? rng.helpers.arrayElement(regions) : null;
+      const firstName = faker.person.firstName(gender);
+      const name = rnd() < 0.5 ? firstName : `${firstName}${rng.number.int({ min: 18, max: 99 })}`;
+      rows.push({
+        profile: {
+          site_id: site.id,
+          user_id: null,
+          name: name.slice(0, 64),
+          gender,
+          sexuality: plan.sexuality(gender, rnd),
+          birth_date: birth.toISOString().slice(0, 10),
+          country,
+          region: region?.code ?? null,
+          city: region ? rng.helpers.arrayElement(region.cities) : faker.location.city(),
+          hair_color: rng.helpers.arrayElement(age > 60 ? ['grey', 'white', 'blond', 'brown'] : HAIR_COLORS.filter((h) => h !== 'white')),
+          eye_color: rng.helpers.arrayElement(EYE_COLORS),
+          body_type: rng.helpers.arrayElement(plan.bodies ?? BODY_TYPES),
+          relationship_status: rng.helpers.arrayElement(RELATIONSHIP_STATUSES),
+          tattoos: rng.helpers.weightedArrayElement([
+            { weight: 6, value: TATTOO_OPTIONS[0] }, { weight: 3, value: TATTOO_OPTIONS[1] }, { weight: 1, value: TATTOO_OPTIONS[2] },
+          ]),
+          about: null,
+          fictional: rnd() < 0.15 ? 1 : 0,
+          invisible: 0,
+          status: 'active',
+          last_active_at: now - rng.number.int({ min: 0, max: 30 * DAY_MS }),
+          created_at: now - rng.number.int({ min: 30 * DAY_MS, max: 900 * DAY_MS }),
+        },
+        interests: rng.helpers.arrayElements(INTERESTS, { min: 3, max: 8 }),
+        avatarSeed: `${site.id}-${i}`,
+      });
+    }
+
+    await db.transaction().execute(async (trx) => {
+      for (let start = 0; start < rows.length; start += 100) {
+        const chunk = rows.slice(start, start + 100);
+        const ids = await trx.insertInto('profiles').values(chunk.map((r) => r.profile)).returning('id').execute();
+        const interests = chunk.flatMap((r, k) => r.interests.map((interest) => ({ profile_id: ids[k].id, interest })));
+        await trx.insertInto('profile_interests').values(interests).execute();
+        const photos = chunk.map((r, k) => {
+          const filename = `avatars/${ids[k].id}.svg`;
+          writeFileSync(path.join(app.config.uploadDir, filename), createAvatar(lorelei, { seed: r.avatarSeed }).toString());
+          return { profile_id: ids[k].id, filename, thumb_filename: filename, status: 'active' as const, is_main: 1, created_at: now };
+        });
+        await trx.insertInto('photos').values(photos).execute();
+      }
+    });
+    created += rows.length;
+  }
+  return created;
+}
+
+/** Seeds on first start, when there are no profiles yet. */
+export async function seedIfEmpty(app: AppContext): Promise<number> {
+  const row = await app.db.db.selectFrom('profiles').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  if (Number(row.n) > 0) return 0;
+  const started = Date.now();
+  const created = await seedDemoData(app, app.config.seedProfiles);
+  app.logger.info({ profiles: created, ms: Date.now() - started }, 'seeded demo data');
+  return created;
+}

@@ -1,0 +1,111 @@
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { getRequestListener } from '@hono/node-server';
+import { createApi } from './api/app';
+import { type AppContext, createAppContext } from './app-context';
+import { type Config, readConfig } from './config';
+import { createRequestContext } from './context/request-context';
+import { migrateToLatest } from './db/migrate';
+import { seedIfEmpty } from './db/seed';
+import { fallbackErrorPage } from './errors/fallback-page';
+import { baseSecurityHeaders } from './security-headers';
+import { StaticLayer } from './static/static-layer';
+import { createUploadHandler } from './static/uploads';
+
+type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals: object) => Promise<void>;
+
+export interface RunningServer {
+  server: Server;
+  app: AppContext;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Loads Astro's server build (middleware mode) from dist/server. */
+async function loadAstroHandler(): Promise<AstroHandler> {
+  const entry = path.resolve(process.env.ASTRO_ENTRY ?? 'dist/server/entry.mjs');
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`);
+  const mod = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
+  return mod.handler;
+}
+
+/**
+ * The one process: static files from memory, /api to Hono, /uploads from disk, the rest to Astro.
+ */
+export async function startServer(config: Config = readConfig(), overrides: Partial<AppContext> = {}): Promise<RunningServer> {
+  const app = createAppContext(config, overrides);
+  await migrateToLatest(app.db);
+  if (config.seedOnEmpty) await seedIfEmpty(app);
+
+  const secure = config.publicOrigin?.startsWith('https:') ?? false;
+  const staticLayer = new StaticLayer(config.clientDir, app.sites, secure);
+  const loaded = staticLayer.load();
+  app.logger.info({ files: loaded }, 'static files in memory');
+  const api = getRequestListener(createApi(app).fetch);
+  const uploads = createUploadHandler(config.uploadDir, secure);
+  const astro = await loadAstroHandler();
+  const security = baseSecurityHeaders(secure);
+
+  const server = createServer((req, res) => {
+    if (staticLayer.handle(req, res)) return;
+    for (const [name, value] of Object.entries(security)) res.setHeader(name, value);
+    const url = req.url ?? '/';
+    if (url.startsWith('/api/') || url === '/api') return void api(req, res);
+    if (url.startsWith('/uploads/')) return void uploads(req, res);
+    const ctx = createRequestContext(
+      app.sites,
+      { headers: req.headers, remoteAddress: req.socket.remoteAddress, encrypted: Boolean((req.socket as { encrypted?: boolean }).encrypted) },
+      config,
+    );
+    const fail = (err: unknown) => {
+      app.logger.error({ err, url }, 'page failed');
+      if (res.headersSent) return void res.end();
+      if (err === undefined) err = new Error(`no route answered ${url}`);
+      res.writeHead(500, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.end(fallbackErrorPage(ctx.locale, config.production ? null : String((err as Error)?.stack ?? err)));
+    };
+    // Astro answers an empty 500 when even its error page failed: show the spec's fallback page instead.
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.writeHead = ((status: number, ...rest: unknown[]) => {
+      const headers = rest.find((r) => r && typeof r === 'object') as Record<string, unknown> | undefined;
+      const length = headers && Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-length')?.[1];
+      if (status >= 500 && (length === '0' || !headers || !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type'))) {
+        res.writeHead = writeHead as typeof res.writeHead;
+        const body = fallbackErrorPage(ctx.locale, null);
+        writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+        res.end(body);
+        res.write = () => true;
+        res.end = (() => res) as typeof res.end;
+        return res;
+      }
+      return writeHead(status, ...rest);
+    }) as typeof res.writeHead;
+    astro(req, res, fail, { ctx, user: null, services: app }).catch(fail);
+  });
+
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://localhost:${port}`;
+  return {
+    server,
+    app,
+    url,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.db.db.destroy();
+    },
+  };
+}
+
+const entryScript = process.argv[1] ? path.basename(process.argv[1]) : "";
+const isMain = ["server-main.mjs", "start.mjs", "e2e-server.mjs", "main.ts"].includes(entryScript);
+if (isMain) {
+  const running = await startServer();
+  running.app.logger.info(`Kindred is listening on ${running.url}`);
+  const stop = () => running.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

@@ -1,0 +1,63 @@
+import * as v from 'valibot';
+import { LOCALES } from './locales';
+
+const Localized = v.union([v.string(), v.record(v.picklist(LOCALES), v.string())]);
+const CountryCode = v.pipe(v.string(), v.regex(/^[A-Z]{2}$/));
+const Colour = v.pipe(v.string(), v.regex(/^#[0-9a-fA-F]{6}$/));
+const YesNo = v.picklist(['yes', 'no']);
+
+/** Company behind a site (SPEC §3 Company info). */
+export const CompanySchema = v.object({
+  name: v.string(),
+  address: v.string(),
+  kvk: v.string(),
+  city: v.string(),
+  country: v.string(),
+  tradenames: v.array(v.string()),
+  vat_numbers: v.array(v.string()),
+  support_phone: v.string(),
+  delete_discount: v.pipe(v.number(), v.minValue(0), v.maxValue(100)),
+  added: v.pipe(v.string(), v.isoTimestamp()),
+});
+
+/** One branded site as described in content/sites/<id>.yaml. */
+export const SiteSchema = v.object({
+  name: v.string(),
+  domains: v.pipe(v.array(v.string()), v.minLength(1)),
+  niche: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(7)),
+  domain_language: v.string(),
+  countries: v.pipe(v.array(CountryCode), v.minLength(1)),
+  entry_warning_countries: v.optional(v.array(CountryCode)),
+  theme: v.object({ primary: Colour, secondary: Colour, surface: v.optional(Colour) }),
+  logo_text: v.optional(v.string()),
+  index_title: Localized,
+  description: Localized,
+  company_id: v.number(),
+  company: CompanySchema,
+  mail_name: v.string(),
+  support_email: v.pipe(v.string(), v.email()),
+  cdn_prefix: v.optional(v.string(), ''),
+  signups: v.picklist(['all', 'with_trafficsource']),
+  logged_out_search: v.boolean(),
+  logged_out_search_trafficsource: v.boolean(),
+  enable_site_entry_popup: YesNo,
+  member_resell: v.boolean(),
+  message_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  signup_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  photo_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  gift_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  message_length: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  minimum_message_costs: v.record(CountryCode, v.object({ costs: v.number(), currency: v.string() })),
+  refund_days: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  fictional_warning: Localized,
+  fictional_singular: Localized,
+  fictional_plural: Localized,
+  fictional_icon: v.string(),
+  visible_profile_fields: v.array(v.string()),
+  visible_profile_notes: v.optional(v.array(v.string()), []),
+  search_fields: v.array(v.string()),
+});
+export type SiteInput = v.InferOutput<typeof SiteSchema>;
+export type Company = v.InferOutput<typeof CompanySchema>;
+export type Site = SiteInput & { id: string };
+export type LocalizedText = v.InferOutput<typeof Localized>;

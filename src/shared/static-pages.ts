@@ -1,0 +1,49 @@
+import { cleanPhone, MIN_AGE, REACTIVATION_DAYS, termsVersionDate } from './constants';
+import { LOCALE_TAGS, type Locale } from './locales';
+import type { Site } from './site.schema';
+import { fictionalTexts } from './site-texts';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (ch) => ESCAPES[ch]);
+}
+
+/** Terms version date written for the locale, in UTC. */
+export function formatTermsDate(site: Site, locale: Locale): string {
+  return new Intl.DateTimeFormat(LOCALE_TAGS[locale], { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' })
+    .format(termsVersionDate(site.company.added)) + ' UTC';
+}
+
+/** Values for the {{placeholders}} of content/pages (see content/pages/README.md). */
+export function pagePlaceholders(site: Site, locale: Locale): Record<string, string> {
+  const fictional = fictionalTexts(site, locale);
+  return {
+    site_name: site.name,
+    domain: site.domains[0],
+    company_name: site.company.name,
+    company_address: site.company.address,
+    company_city: site.company.city,
+    company_country: site.company.country,
+    company_kvk: site.company.kvk,
+    company_tradenames: site.company.tradenames.join(', '),
+    company_vat_numbers: site.company.vat_numbers.join(', '),
+    support_email: site.support_email,
+    support_phone: cleanPhone(site.company.support_phone),
+    refund_days: String(site.refund_days),
+    terms_date: formatTermsDate(site, locale),
+    min_age: String(MIN_AGE),
+    fictional_singular: fictional.singular,
+    fictional_plural: fictional.plural,
+    fictional_icon: fictional.icon,
+    reactivation_days: String(REACTIVATION_DAYS),
+    message_credits: String(site.message_credits),
+  };
+}
+
+/** Fills {{placeholders}} in rendered page HTML; values are escaped, unknown names are left visible. */
+export function fillPlaceholders(html: string, values: Record<string, string>): string {
+  // Markdown link targets arrive percent-encoded (mailto:%7B%7Bsupport_email%7D%7D).
+  return html.replace(/(?:\{\{|%7B%7B)\s*([a-z_]+)\s*(?:\}\}|%7D%7D)/gi, (whole, name: string) =>
+    name in values ? escapeHtml(values[name]) : whole,
+  );
+}

@@ -1,0 +1,24 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { CATALOGS } from '../../src/shared/i18n';
+import type { Locale } from '../../src/shared/locales';
+
+export const PORT = Number(process.env.E2E_PORT ?? 4399);
+/** URL on one of the demo sites' local hosts. */
+export const onHost = (host: string, path = '/') => `http://${host}:${PORT}${path}`;
+export const tr = (locale: Locale, key: string) => CATALOGS[locale][key];
+
+/** Accepts the adult-entry warning when it shows. */
+export async function acceptEntryWarning(page: Page, locale: Locale = 'en') {
+  const dialog = page.getByRole('dialog', { name: tr(locale, 'entry.title') });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: tr(locale, 'entry.accept') }).click();
+  await expect(dialog).toBeHidden();
+}
+
+/** Marks the entry warning as dismissed before any page script runs. */
+export async function skipEntryWarning(page: Page) {
+  await page.addInitScript(() => localStorage.setItem('hide-entry-warning', String(Date.now())));
+}
+
+export const test = base;
+export { expect };

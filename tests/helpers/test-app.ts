@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { createApi } from '../../src/server/api/app';
+import { type AppContext, type Clock, createAppContext } from '../../src/server/app-context';
+import { readConfig } from '../../src/server/config';
+import { type Db, type Dialect, openDatabase } from '../../src/server/db/database';
+import { migrateToLatest } from '../../src/server/db/migrate';
+
+/** Dialects to run database tests against: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export const DIALECTS: Dialect[] = ['sqlite', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
+
+/** A fresh database: a temp SQLite file, or a new schema in the test PostgreSQL database. */
+export async function openTestDatabase(dialect: Dialect): Promise<{ handle: Db; drop(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(path.join(tmpdir(), 'kindred-test-'));
+    const handle = openDatabase(`sqlite:${path.join(dir, 'test.db')}`);
+    return { handle, drop: () => handle.db.destroy() };
+  }
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const base = process.env.TEST_DATABASE_URL as string;
+  const admin = openDatabase(base);
+  await admin.db.schema.createSchema(schema).execute();
+  await admin.db.destroy();
+  const url = new URL(base);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const handle = openDatabase(url.toString());
+  return {
+    handle,
+    async drop() {
+      await handle.db.destroy();
+      const cleanup = openDatabase(base);
+      await cleanup.db.schema.dropSchema(schema).cascade().execute();
+      await cleanup.db.destroy();
+    },
+  };
+}
+
+export interface TestApp {
+  app: AppContext;
+  clock: Clock & { set(ms: number): void; advance(ms: number): void };
+  request(pathname: string, init?: RequestInit & { host?: string }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** The API on a fresh, migrated database with a movable clock; requests go straight to Hono. */
+export async function createTestApp(dialect: Dialect, env: Record<string, string> = {}): Promise<TestApp> {
+  const { handle, drop } = await openTestDatabase(dialect);
+  let now = Date.parse('2026-11-22T12:00:00Z');
+  const clock = { now: () => now, set: (ms: number) => { now = ms; }, advance: (ms: number) => { now += ms; } };
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'kindred-data-'));
+  const config = readConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, ...env });
+  const app = createAppContext(config, { db: handle, clock, logger: pino({ level: 'silent' }) });
+  await migrateToLatest(handle);
+  const api = createApi(app);
+  return {
+    app,
+    clock,
+    request(pathname, init = {}) {
+      const headers = new Headers(init.headers);
+      headers.set('host', init.host ?? headers.get('host') ?? 'localhost:4321');
+      return api.request(`http://${headers.get('host')}${pathname}`, { ...init, headers });
+    },
+    close: drop,
+  };
+}
