@@ -10,7 +10,7 @@ import { createRequestContext } from './context/request-context';
 import { migrateToLatest } from './db/migrate';
 import { seedIfEmpty } from './db/seed';
 import { fallbackErrorPage } from './errors/fallback-page';
-import { baseSecurityHeaders } from './security-headers';
+import { baseSecurityHeaders, NON_HTML_CSP } from './security-headers';
 import { StaticLayer } from './static/static-layer';
 import { createUploadHandler } from './static/uploads';
 
@@ -46,7 +46,8 @@ export async function startServer(config: Config = readConfig(), overrides: Part
   const api = getRequestListener(createApi(app).fetch);
   const uploads = createUploadHandler(config.uploadDir, secure);
   const astro = await loadAstroHandler();
-  const security = baseSecurityHeaders(secure);
+  // HTML pages replace the CSP with one that lists their inline scripts (src/middleware.ts).
+  const security = { ...baseSecurityHeaders(secure), 'Content-Security-Policy': NON_HTML_CSP };
 
   const server = createServer((req, res) => {
     if (staticLayer.handle(req, res)) return;

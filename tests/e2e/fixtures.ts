@@ -1,11 +1,18 @@
 import { test as base, expect, type Page } from '@playwright/test';
-import { CATALOGS } from '../../src/shared/i18n';
+import { readFileSync } from 'node:fs';
 import type { Locale } from '../../src/shared/locales';
+
+// Read as files: Playwright's loader cannot import JSON modules without import attributes.
+const catalogs = new Map<string, Record<string, string>>();
+function catalog(locale: Locale) {
+  if (!catalogs.has(locale)) catalogs.set(locale, JSON.parse(readFileSync(`src/shared/i18n/catalogs/${locale}.json`, 'utf8')));
+  return catalogs.get(locale) as Record<string, string>;
+}
 
 export const PORT = Number(process.env.E2E_PORT ?? 4399);
 /** URL on one of the demo sites' local hosts. */
 export const onHost = (host: string, path = '/') => `http://${host}:${PORT}${path}`;
-export const tr = (locale: Locale, key: string) => CATALOGS[locale][key];
+export const tr = (locale: Locale, key: string) => catalog(locale)[key] ?? catalog('en')[key];
 
 /** Accepts the adult-entry warning when it shows. */
 export async function acceptEntryWarning(page: Page, locale: Locale = 'en') {

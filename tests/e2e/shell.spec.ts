@@ -1,4 +1,4 @@
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
 import { STATIC_PAGES } from '../../src/shared/constants';
 import { LOCALES, LOCALE_TAGS } from '../../src/shared/locales';
@@ -103,7 +103,7 @@ test.describe('static pages', () => {
     const etag = res.headers().etag;
     const again = await request.get('/en/privacy', { headers: { 'accept-encoding': 'gzip', 'if-none-match': etag } });
     expect(again.status()).toBe(304);
-    expect(gunzipSync(await res.body()).length).toBeGreaterThan(0);
+    expect((await res.text()).length).toBeGreaterThan(1000); // the client decompressed it
   });
 });
 

@@ -26,7 +26,7 @@ export async function openTestDatabase(dialect: Dialect): Promise<{ handle: Db; 
   await admin.db.destroy();
   const url = new URL(base);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  const handle = openDatabase(url.toString());
+  const handle = { ...openDatabase(url.toString()), schema };
   return {
     handle,
     async drop() {

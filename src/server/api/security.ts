@@ -24,7 +24,7 @@ export function requireSameOriginJson(): MiddlewareHandler<ApiEnv> {
     if (SAFE_METHODS.has(c.req.method)) return next();
     if (!isSameOrigin(c.req.raw.headers)) return jsonError(c, 403, 'cross_site', 'error.cross_site');
     const length = c.req.header('content-length');
-    const hasBody = (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined;
+    const hasBody = length !== undefined ? length !== '0' : c.req.header('transfer-encoding') !== undefined || c.req.raw.body !== null;
     const type = c.req.header('content-type') ?? '';
     if (hasBody && !/^application\/json\s*(;|$)/i.test(type)) {
       return jsonError(c, 415, 'unsupported_media_type', 'error.unsupported_type');

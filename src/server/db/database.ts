@@ -9,6 +9,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** PostgreSQL schema the tables live in, when not the default (tests use one per file). */
+  schema?: string;
 }
 
 // BIGINT (epoch milliseconds) and COUNT() come back as numbers, as they do from SQLite.
