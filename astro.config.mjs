@@ -1,6 +1,7 @@
 // @ts-check
 import node from '@astrojs/node';
 import react from '@astrojs/react';
+import AstroPWA from '@vite-pwa/astro';
 import { defineConfig } from 'astro/config';
 import { readdirSync, readFileSync } from 'node:fs';
 import { parse } from 'yaml';
@@ -13,7 +14,18 @@ const siteDomains = readdirSync('content/sites')
 export default defineConfig({
   output: 'server',
   adapter: node({ mode: 'middleware' }),
-  integrations: [react()],
+  integrations: [
+    react(),
+    AstroPWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      injectRegister: false, // src/core/shell/boot.ts registers it
+      manifest: false, // each site serves its own manifest (src/pages/pages/[site]/manifest.webmanifest.ts)
+      injectManifest: { globPatterns: ['_astro/**/*.{js,css,svg}', 'favicon.svg'] },
+      workbox: { navigateFallback: null },
+    }),
+  ],
   i18n: {
     locales: ['nl', 'en', 'de', 'it', 'fr', 'es', 'pl', 'da', 'fi', 'nb', 'sv'],
     defaultLocale: 'en',

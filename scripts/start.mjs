@@ -18,4 +18,4 @@ if (stale) {
   const result = spawnSync('npm', ['run', 'build'], { stdio: 'inherit', shell: process.platform === 'win32' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
-await import(path.resolve('dist/server-main.mjs'));
+if (!process.argv.includes('--build-only')) await import(path.resolve('dist/server-main.mjs'));

@@ -47,12 +47,13 @@ export const ENTRY_WARNING_HIDDEN_ROUTES = ['complete-signup', 'reset-password',
 export const ENTRY_WARNING_LAYOUT_COUNTRIES = ['NL', 'DE'] as const;
 
 /** Static pages rendered from content/pages/<locale>/<page>.md. */
-export const STATIC_PAGES = ['terms', 'privacy', 'cookies', 'ban', 'return-policy', 'faq', 'service'] as const;
+export const STATIC_PAGES = ['terms', 'privacy', 'cookies', 'ban', 'return-policy', 'faq', 'service', 'complaints', 'pricing'] as const;
 export type StaticPage = (typeof STATIC_PAGES)[number];
 /** Route names of the static pages, as the spec names them. */
 export const STATIC_PAGE_ROUTE_NAMES: Record<StaticPage, string> = {
   terms: 'pages-terms', privacy: 'pages-privacy', cookies: 'pages-cookies', ban: 'pages-ban',
   'return-policy': 'pages-return-policy', faq: 'pages-faq', service: 'pages-service',
+  complaints: 'complaints', pricing: 'pricing',
 };
 
 /** The footer's nine links, in order, as [catalog key, path]. */

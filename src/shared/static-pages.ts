@@ -37,6 +37,9 @@ export function pagePlaceholders(site: Site, locale: Locale): Record<string, str
     fictional_icon: fictional.icon,
     reactivation_days: String(REACTIVATION_DAYS),
     message_credits: String(site.message_credits),
+    photo_credits: String(site.photo_credits),
+    gift_credits: String(site.gift_credits),
+    signup_credits: String(site.signup_credits),
   };
 }
 

@@ -29,7 +29,7 @@ function stripExpressions(source: string): string {
 }
 
 /** Literal user-facing text in a component: text between tags and text attributes. */
-export function findHardcodedText(source: string, kind: 'astro' | 'tsx'): string[] {
+function findHardcodedText(source: string, kind: 'astro' | 'tsx'): string[] {
   let markup = source;
   if (kind === 'astro') markup = markup.replace(/^---[\s\S]*?\n---/, '');
   else markup = (markup.match(/return\s*\(([\s\S]*?)\n\s*\);/g) ?? []).join('\n');

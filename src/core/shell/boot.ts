@@ -112,3 +112,8 @@ document.addEventListener('visibilitychange', () => {
   const url = readStorage(sessionStorage, BOUNCE_KEY) ? '/api/page-hidden.php?lb=1' : '/api/page-hidden.php';
   navigator.sendBeacon?.(url, new Blob(['{}'], { type: 'application/json' }));
 });
+
+// The push service worker (src/sw.ts).
+if ('serviceWorker' in navigator && location.protocol !== 'file:') {
+  navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => undefined);
+}

@@ -34,6 +34,8 @@ interface Asset {
 }
 
 const PAGE_SET = new Set<string>(STATIC_PAGES);
+/** Files every site has its own copy of. */
+const PER_SITE_FILES = new Set(['/sitemap.xml', '/robots.txt', '/manifest.webmanifest']);
 /** Files only reachable through the page mapping, never by their build path. */
 const INTERNAL_PREFIX = '/pages/';
 
@@ -80,6 +82,7 @@ export class StaticLayer {
         'Content-Type': type,
         ETag: etag,
         'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
+        ...(rel === '/sw.js' ? { 'Service-Worker-Allowed': '/' } : {}),
         'Content-Security-Policy': isHtml ? contentSecurityPolicy(inlineScriptHashes(body.toString('utf8'))) : NON_HTML_CSP,
         Vary: 'Accept-Encoding',
       };
@@ -107,7 +110,7 @@ export class StaticLayer {
   resolvePath(pathname: string, host: string | undefined, cookieHeader: string | undefined, acceptLanguage: string | undefined): { file: string; negotiated: boolean } | null {
     const site = this.sites.forHost(host);
     const base = `${INTERNAL_PREFIX}${site.id}`;
-    if (pathname === '/sitemap.xml' || pathname === '/robots.txt') return { file: `${base}${pathname}`, negotiated: false };
+    if (PER_SITE_FILES.has(pathname)) return { file: `${base}${pathname}`, negotiated: false };
     const parts = pathname.split('/').filter(Boolean);
     let locale: Locale | null = null;
     let page: string;
