@@ -9,6 +9,7 @@ const launchOptions = {
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  globalSetup: './tests/e2e/global-setup.ts',
   fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
@@ -24,6 +25,6 @@ export default defineConfig({
     url: `http://localhost:${PORT}/api/settings.php`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { PORT: String(PORT) },
+    env: { PORT: String(PORT), SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT ?? 2525}`, LOGIN_ACCOUNT_FAILURES: '5' },
   },
 });

@@ -4,5 +4,6 @@ declare namespace App {
     ctx: import('./server/context/request-context').RequestContext;
     t: import('i18next').TFunction;
     user: import('./shared/user.contract').SessionUser | null;
+    services: { app: import('./server/app-context').AppContext; accounts: import('./server/accounts/accounts.service').AccountsDeps };
   }
 }

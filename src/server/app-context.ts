@@ -1,6 +1,9 @@
 import pino, { type Logger } from 'pino';
+import { createLimiterStore, createLoginLimits, type LimiterStore, type LoginLimits } from './accounts/login-limiter';
 import type { Config } from './config';
 import { type Db, openDatabase } from './db/database';
+import { migrateToLatest } from './db/migrate';
+import { createMailer, type Mailer } from './mail/mailer';
 import { SiteRegistry, loadSites } from './sites/site-registry';
 
 /** The clock every rule reads time from, so tests can move it. */
@@ -16,14 +19,28 @@ export interface AppContext {
   db: Db;
   clock: Clock;
   logger: Logger;
+  mailer: Mailer;
+  limits: LoginLimits;
+  close(): Promise<void>;
 }
 
-export function createAppContext(config: Config, overrides: Partial<AppContext> = {}): AppContext {
+/** Opens the database, migrates it and wires the services. */
+export async function createAppContext(config: Config, overrides: Partial<AppContext> = {}): Promise<AppContext> {
+  const db = overrides.db ?? openDatabase(config.databaseUrl);
+  await migrateToLatest(db);
+  const clock = overrides.clock ?? systemClock;
+  const store: LimiterStore = createLimiterStore(db, config.redisUrl);
   return {
     config,
     sites: overrides.sites ?? new SiteRegistry(loadSites()),
-    db: overrides.db ?? openDatabase(config.databaseUrl),
-    clock: overrides.clock ?? systemClock,
+    db,
+    clock,
     logger: overrides.logger ?? pino({ level: config.logLevel }),
+    mailer: overrides.mailer ?? createMailer(config.smtpUrl, db, clock),
+    limits: overrides.limits ?? (await createLoginLimits(store)),
+    async close() {
+      await store.close();
+      await db.db.destroy();
+    },
   };
 }

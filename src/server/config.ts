@@ -18,6 +18,7 @@ export interface Config {
   logLevel: string;
   seedOnEmpty: boolean;
   seedProfiles: number;
+  affiliateApiKey: string | null;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -39,5 +40,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     seedOnEmpty: env.SEED_ON_EMPTY !== '0',
     seedProfiles: Number(env.SEED_PROFILES ?? 2000),
+    affiliateApiKey: env.AFFILIATE_API_KEY || null,
   };
 }

@@ -7,10 +7,12 @@ import { createApi } from './api/app';
 import { type AppContext, createAppContext } from './app-context';
 import { type Config, readConfig } from './config';
 import { createRequestContext } from './context/request-context';
-import { migrateToLatest } from './db/migrate';
-import { seedIfEmpty } from './db/seed';
+import { DEMO_PASSWORD, demoMembers, seedIfEmpty } from './db/seed';
 import { fallbackErrorPage } from './errors/fallback-page';
 import { baseSecurityHeaders, NON_HTML_CSP } from './security-headers';
+import { type AccountsDeps, describeUser, userForSession } from './accounts/accounts.service';
+import { AUTH_COOKIE } from './api/session';
+import { parseCookies } from './context/request-context';
 import { StaticLayer } from './static/static-layer';
 import { createUploadHandler } from './static/uploads';
 
@@ -35,8 +37,7 @@ async function loadAstroHandler(): Promise<AstroHandler> {
  * The one process: static files from memory, /api to Hono, /uploads from disk, the rest to Astro.
  */
 export async function startServer(config: Config = readConfig(), overrides: Partial<AppContext> = {}): Promise<RunningServer> {
-  const app = createAppContext(config, overrides);
-  await migrateToLatest(app.db);
+  const app = await createAppContext(config, overrides);
   if (config.seedOnEmpty) await seedIfEmpty(app);
 
   const secure = config.publicOrigin?.startsWith('https:') ?? false;
@@ -47,6 +48,7 @@ export async function startServer(config: Config = readConfig(), overrides: Part
   const uploads = createUploadHandler(config.uploadDir, secure);
   const astro = await loadAstroHandler();
   // HTML pages replace the CSP with one that lists their inline scripts (src/middleware.ts).
+  const accounts: AccountsDeps = { app, mailer: app.mailer, limits: app.limits };
   const security = { ...baseSecurityHeaders(secure), 'Content-Security-Policy': NON_HTML_CSP };
 
   const server = createServer((req, res) => {
@@ -83,7 +85,13 @@ export async function startServer(config: Config = readConfig(), overrides: Part
       }
       return writeHead(status, ...rest);
     }) as typeof res.writeHead;
-    astro(req, res, fail, { ctx, user: null, services: app }).catch(fail);
+    const token = parseCookies(req.headers.cookie)[AUTH_COOKIE];
+    userForSession(accounts, token)
+      .then(async (row) => {
+        const user = row ? await describeUser(accounts, ctx.site, row) : null;
+        return astro(req, res, fail, { ctx, user, services: { app, accounts } });
+      })
+      .catch(fail);
   });
 
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
@@ -96,7 +104,7 @@ export async function startServer(config: Config = readConfig(), overrides: Part
     url,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await app.db.db.destroy();
+      await app.close();
     },
   };
 }
@@ -106,6 +114,10 @@ const isMain = ["server-main.mjs", "start.mjs", "e2e-server.mjs", "main.ts"].inc
 if (isMain) {
   const running = await startServer();
   running.app.logger.info(`Kindred is listening on ${running.url}`);
+  if (!running.app.config.production) {
+    const logins = running.app.sites.sites.flatMap((site) => demoMembers(site).map((m) => `${site.name}: ${m.email}`));
+    running.app.logger.info(`Demo logins (password ${DEMO_PASSWORD}): ${logins.join(' · ')}`);
+  }
   const stop = () => running.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -6,6 +6,8 @@ export const REQUEST_TYPE_VALUE = 'kindred-client';
 
 export interface SessionUser {
   id: number;
+  email: string;
+  role: 'member' | 'staff';
   status: 'confirmed' | 'not_confirmed';
   credits: number;
   paid_user: boolean;
@@ -13,7 +15,15 @@ export interface SessionUser {
   fictional_icon: string;
   signup_date: string;
   notifications_disabled: string[];
+  email_prefs: Record<string, boolean>;
+  push_prefs: Record<string, boolean>;
+  invisible: boolean;
   unread_messages: number;
   new_likes: number;
-  profile: { id: number; name: string; main_image: { thumb_filename: string; status: string } | null };
+  profile: {
+    id: number;
+    name: string;
+    status: 'active' | 'disabled' | 'deleted';
+    main_image: { filename: string; thumb_filename: string; status: string } | null;
+  };
 }

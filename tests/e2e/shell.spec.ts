@@ -148,7 +148,7 @@ test.describe('sites', () => {
   test('the home page has no accessibility violations', async ({ page }) => {
     await skipEntryWarning(page);
     await page.goto('/');
-    const results = await new AxeBuilder({ page }).analyze();
+    const results = await new AxeBuilder({ page: page as never }).analyze();
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.length}`)).toEqual([]);
   });
 });

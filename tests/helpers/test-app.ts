@@ -7,7 +7,6 @@ import { createApi } from '../../src/server/api/app';
 import { type AppContext, type Clock, createAppContext } from '../../src/server/app-context';
 import { readConfig } from '../../src/server/config';
 import { type Db, type Dialect, openDatabase } from '../../src/server/db/database';
-import { migrateToLatest } from '../../src/server/db/migrate';
 
 /** Dialects to run database tests against: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const DIALECTS: Dialect[] = ['sqlite', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
@@ -52,8 +51,7 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
   const clock = { now: () => now, set: (ms: number) => { now = ms; }, advance: (ms: number) => { now += ms; } };
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kindred-data-'));
   const config = readConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, ...env });
-  const app = createAppContext(config, { db: handle, clock, logger: pino({ level: 'silent' }) });
-  await migrateToLatest(handle);
+  const app = await createAppContext(config, { db: handle, clock, logger: pino({ level: 'silent' }) });
   const api = createApi(app);
   return {
     app,
@@ -61,8 +59,10 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
     request(pathname, init = {}) {
       const headers = new Headers(init.headers);
       headers.set('host', init.host ?? headers.get('host') ?? 'localhost:4321');
-      return api.request(`http://${headers.get('host')}${pathname}`, { ...init, headers });
+      return Promise.resolve(api.request(`http://${headers.get('host')}${pathname}`, { ...init, headers }));
     },
-    close: drop,
+    async close() {
+      await drop();
+    },
   };
 }

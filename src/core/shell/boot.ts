@@ -117,3 +117,72 @@ document.addEventListener('visibilitychange', () => {
 if ('serviceWorker' in navigator && location.protocol !== 'file:') {
   navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => undefined);
 }
+
+// Dismissible alerts remember when they were dismissed (SPEC §9 keys).
+for (const alert of document.querySelectorAll<HTMLElement>('[data-dismiss-key]')) {
+  const key = alert.dataset.dismissKey as string;
+  if (readStorage(localStorage, key)) alert.remove();
+  alert.querySelector('[data-dismiss]')?.addEventListener('click', () => {
+    writeStorage(localStorage, key, String(Date.now()));
+    alert.remove();
+  });
+}
+
+// "Send the activation e-mail again".
+for (const button of document.querySelectorAll<HTMLButtonElement>('[data-resend-activation]')) {
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    const res = await fetch('/api/resend-activation.php', {
+      method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'kindred-client' }, body: '{}',
+    }).catch(() => null);
+    if (res?.ok) button.replaceWith(document.createTextNode(button.dataset.done ?? ''));
+    else button.disabled = false;
+  });
+}
+
+const phone = window.matchMedia('(max-width: 767px)').matches;
+// The activation reminder is a modal on a smartphone after an affiliate signup (?api_signup_complete).
+const activationModal = document.querySelector<HTMLDialogElement>('#activation-modal');
+if (activationModal && phone) {
+  document.querySelector('[data-activation-alert]')?.remove();
+  activationModal.showModal();
+}
+for (const close of document.querySelectorAll<HTMLElement>('[data-close-dialog]')) {
+  close.addEventListener('click', () => close.closest('dialog')?.close());
+}
+
+// Logout without leaving JSON on screen.
+document.querySelector<HTMLAnchorElement>('[data-logout]')?.addEventListener('click', async (event) => {
+  event.preventDefault();
+  await fetch('/api/logout.php', { headers: { 'X-Requested-With': 'kindred-client' } }).catch(() => undefined);
+  location.assign('/');
+});
+
+// Opening signup: members go to the members page, phones to /signup, everyone else gets the modal.
+const signupModal = document.querySelector<HTMLDialogElement>('#signup-modal');
+let signupBusy = false;
+let signupMounted = false;
+async function openSignup(event: Event) {
+  if (loggedIn) {
+    event.preventDefault();
+    location.assign('/members');
+    return;
+  }
+  if (phone || !signupModal) return;
+  event.preventDefault();
+  signupModal.showModal();
+  if (signupMounted) return;
+  signupMounted = true;
+  const [{ mountSignupWizard }, props] = await Promise.all([
+    import('../../islands/signup/mount'),
+    fetch(`/api/signup-form.php${location.search}`).then((r) => r.json()),
+  ]);
+  mountSignupWizard(document.querySelector('#signup-modal-root') as HTMLElement, props, (busy) => { signupBusy = busy; });
+}
+for (const link of document.querySelectorAll<HTMLAnchorElement>('a[href="/signup"], [data-open-signup]')) link.addEventListener('click', openSignup);
+if (signupModal) {
+  // While the account is being created the modal stays open: no Escape, no backdrop click.
+  signupModal.addEventListener('cancel', (event) => { if (signupBusy) event.preventDefault(); });
+  signupModal.addEventListener('click', (event) => { if (event.target === signupModal && !signupBusy) signupModal.close(); });
+  signupModal.querySelector('[data-close-signup]')?.addEventListener('click', () => { if (!signupBusy) signupModal.close(); });
+}

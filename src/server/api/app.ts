@@ -2,10 +2,12 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getT } from '../../shared/i18n';
 import type { AppContext } from '../app-context';
-import { createRequestContext } from '../context/request-context';
+import { clientIp, createRequestContext } from '../context/request-context';
 import { jsonError } from './http-errors';
 import { siteRoutes } from './routes/site.routes';
-import { userRoutes } from './routes/user.routes';
+import { PHOTO_MAX_BYTES } from '../photos/photos.service';
+import { accountRoutes } from './routes/account.routes';
+import { photoRoutes } from './routes/photo.routes';
 import { requireSameOriginJson } from './security';
 import type { ApiEnv } from './types';
 
@@ -25,18 +27,21 @@ export function createApi(app: AppContext) {
       app.config,
     );
     c.set('ctx', ctx);
+    c.set('ip', clientIp(incoming?.headers ?? {}, incoming?.socket?.remoteAddress, app.config) ?? c.req.header('x-test-ip') ?? null);
     c.set('t', getT(ctx.locale));
     c.header('Cache-Control', 'no-store');
     await next();
   });
   api.use('*', requireSameOriginJson());
-  api.use(
-    '*',
-    bodyLimit({ maxSize: app.config.bodyLimitBytes, onError: (c) => jsonError(c as never, 413, 'payload_too_large', 'error.too_large') }),
-  );
+  const tooLarge = (c: unknown) => jsonError(c as never, 413, 'payload_too_large', 'error.too_large');
+  api.use('*', async (c, next) => {
+    const maxSize = c.req.path === '/api/photos.php' ? PHOTO_MAX_BYTES : app.config.bodyLimitBytes;
+    return bodyLimit({ maxSize, onError: tooLarge })(c, next);
+  });
 
   api.route('/', siteRoutes(app));
-  api.route('/', userRoutes(app));
+  api.route('/', accountRoutes(app));
+  api.route('/', photoRoutes(app));
 
   api.notFound((c) => jsonError(c, 404, 'not_found', 'error.api_not_found'));
   api.onError((err, c) => {

@@ -26,7 +26,8 @@ export function requireSameOriginJson(): MiddlewareHandler<ApiEnv> {
     const length = c.req.header('content-length');
     const hasBody = length !== undefined ? length !== '0' : c.req.header('transfer-encoding') !== undefined || c.req.raw.body !== null;
     const type = c.req.header('content-type') ?? '';
-    if (hasBody && !/^application\/json\s*(;|$)/i.test(type)) {
+    const imageUpload = c.req.path === '/api/photos.php' && /^image\/(jpeg|png|webp|heic|heif)$/i.test(type);
+    if (hasBody && !imageUpload && !/^application\/json\s*(;|$)/i.test(type)) {
       return jsonError(c, 415, 'unsupported_media_type', 'error.unsupported_type');
     }
     return next();

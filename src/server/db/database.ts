@@ -11,6 +11,8 @@ export interface Db {
   dialect: Dialect;
   /** PostgreSQL schema the tables live in, when not the default (tests use one per file). */
   schema?: string;
+  /** The driver underneath, for libraries that need it (rate limiter stores). */
+  raw: { sqlite?: SQLite.Database; pool?: pg.Pool };
 }
 
 // BIGINT (epoch milliseconds) and COUNT() come back as numbers, as they do from SQLite.
@@ -20,7 +22,7 @@ pg.types.setTypeParser(20, (value) => Number(value));
 export function openDatabase(url: string): Db {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_SIZE ?? 10) });
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', raw: { pool } };
   }
   const file = url.replace(/^sqlite:(\/\/)?/, '') || ':memory:';
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -29,5 +31,5 @@ export function openDatabase(url: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite' };
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite', raw: { sqlite } };
 }

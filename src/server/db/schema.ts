@@ -44,7 +44,87 @@ export interface PhotoTable {
 }
 export type Photo = Selectable<PhotoTable>;
 
+export interface UserTable {
+  id: Generated<number>;
+  site_id: string;
+  email: string;
+  email_normalized: string;
+  password_hash: string | null;
+  status: 'not_confirmed' | 'confirmed';
+  role: 'member' | 'staff';
+  credits: number;
+  paid_user: number;
+  language: string;
+  /** JSON: notification type → on/off, for e-mail and push. */
+  email_prefs: string;
+  push_prefs: string;
+  /** JSON: network, ref, sub1, sub2, sub3 from the landing URL. */
+  tracking: string | null;
+  signup_message: string | null;
+  target_profile_id: number | null;
+  api_signup: number;
+  created_at: number;
+  confirmed_at: number | null;
+  deleted_at: number | null;
+  erased_at: number | null;
+}
+export type User = Selectable<UserTable>;
+
+export interface SessionTable {
+  token_hash: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+  user_agent: string | null;
+}
+
+export type TokenKind = 'activation' | 'reset' | 'mail_change' | 'reactivate' | 'complete_signup';
+export interface UserTokenTable {
+  token_hash: string;
+  user_id: number;
+  kind: TokenKind;
+  payload: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface MailTable {
+  id: Generated<number>;
+  site_id: string;
+  to_address: string;
+  subject: string;
+  html: string;
+  text: string;
+  created_at: number;
+}
+
+export interface NotificationTable {
+  id: Generated<number>;
+  user_id: number;
+  type: string;
+  payload: string;
+  created_at: number;
+  read_at: number | null;
+}
+
+export interface CreditLedgerTable {
+  id: Generated<number>;
+  user_id: number;
+  delta: number;
+  reason: 'signup_bonus' | 'message' | 'gift' | 'photo' | 'purchase' | 'refund' | 'admin';
+  idempotency_key: string;
+  balance_after: number;
+  created_at: number;
+}
+
 export interface Database {
+  users: UserTable;
+  sessions: SessionTable;
+  user_tokens: UserTokenTable;
+  mails: MailTable;
+  notifications: NotificationTable;
+  credit_ledger: CreditLedgerTable;
   profiles: ProfileTable;
   profile_interests: ProfileInterestTable;
   photos: PhotoTable;

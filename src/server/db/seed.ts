@@ -14,6 +14,8 @@ import {
 import type { Site } from '../../shared/site.schema';
 import type { AppContext } from '../app-context';
 import type { NewProfile } from './schema';
+import { hashPassword } from '../accounts/password';
+import { applyCredits } from '../credits/ledger';
 
 const FAKERS: Record<string, Faker> = {
   NL: fakerNL, BE: fakerNL_BE, DE: fakerDE, AT: fakerDE_AT, CH: fakerDE_CH, GB: fakerEN_GB, IE: fakerEN_IE,
@@ -132,12 +134,58 @@ export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL): Prom
   return created;
 }
 
+export const DEMO_PASSWORD = 'kindred-demo-2026';
+/** The demo members of a site: a confirmed free member and a premium member. */
+export function demoMembers(site: Site) {
+  const domain = site.domains[0];
+  return [
+    { email: `free@${domain}`, name: 'DemoFree', paid: false, credits: site.signup_credits },
+    { email: `premium@${domain}`, name: 'DemoPremium', paid: true, credits: 500 },
+  ];
+}
+
+/** Creates each site's demo members with known logins (see README). */
+export async function seedDemoMembers(app: AppContext): Promise<void> {
+  const { db } = app.db;
+  const now = app.clock.now();
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  for (const site of app.sites.sites) {
+    const female = site.niche !== 1 && site.niche !== 7;
+    for (const member of demoMembers(site)) {
+      const exists = await db.selectFrom('users').select('id').where('site_id', '=', site.id).where('email_normalized', '=', member.email).executeTakeFirst();
+      if (exists) continue;
+      await db.transaction().execute(async (trx) => {
+        const user = await trx
+          .insertInto('users')
+          .values({
+            site_id: site.id, email: member.email, email_normalized: member.email, password_hash: passwordHash, status: 'confirmed', role: 'member',
+            credits: 0, paid_user: member.paid ? 1 : 0, language: site.domain_language.slice(0, 2), email_prefs: '{}', push_prefs: '{}',
+            tracking: null, signup_message: null, target_profile_id: null, api_signup: 0, created_at: now, confirmed_at: now, deleted_at: null, erased_at: null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await trx
+          .insertInto('profiles')
+          .values({
+            site_id: site.id, user_id: user.id, name: member.name, gender: female ? 'female' : 'male', sexuality: site.niche === 7 ? 'gay' : 'hetero',
+            birth_date: '1985-06-15', country: site.countries[0], region: REGIONS[site.countries[0]]?.[0]?.code ?? null, city: REGIONS[site.countries[0]]?.[0]?.cities[0] ?? null,
+            hair_color: 'brown', eye_color: 'blue', body_type: 'average', relationship_status: 'single', tattoos: 'none', about: null,
+            fictional: 0, invisible: 0, status: 'active', last_active_at: now, created_at: now,
+          })
+          .execute();
+        await applyCredits(trx, { userId: user.id, delta: member.credits, reason: member.paid ? 'purchase' : 'signup_bonus', key: 'demo_seed', now });
+      });
+    }
+  }
+}
+
 /** Seeds on first start, when there are no profiles yet. */
 export async function seedIfEmpty(app: AppContext): Promise<number> {
   const row = await app.db.db.selectFrom('profiles').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   if (Number(row.n) > 0) return 0;
   const started = Date.now();
   const created = await seedDemoData(app, app.config.seedProfiles);
+  await seedDemoMembers(app);
   app.logger.info({ profiles: created, ms: Date.now() - started }, 'seeded demo data');
   return created;
 }

@@ -34,6 +34,7 @@ interface Asset {
 }
 
 const PAGE_SET = new Set<string>(STATIC_PAGES);
+const SESSION_COOKIE = 'kd_session';
 /** Files every site has its own copy of. */
 const PER_SITE_FILES = new Set(['/sitemap.xml', '/robots.txt', '/manifest.webmanifest']);
 /** Files only reachable through the page mapping, never by their build path. */
@@ -142,6 +143,8 @@ export class StaticLayer {
     let negotiated = false;
     if (!pathname.startsWith(INTERNAL_PREFIX)) asset = this.assets.get(pathname);
     if (!asset) {
+      // Members get pages rendered on request, with their own navigation.
+      if (req.headers.cookie?.includes(`${SESSION_COOKIE}=`)) return false;
       const mapped = this.resolvePath(pathname, req.headers.host, req.headers.cookie, req.headers['accept-language']);
       if (!mapped) return false;
       asset = this.assets.get(mapped.file);

@@ -1,5 +1,5 @@
 import { createInstance, type i18n as I18n, type TFunction } from 'i18next';
-import { DEFAULT_LOCALE, type Locale, LOCALES } from '../locales';
+import { type Locale, LOCALES } from '../locales';
 import da from './catalogs/da.json';
 import de from './catalogs/de.json';
 import en from './catalogs/en.json';
@@ -17,15 +17,14 @@ export type CatalogKey = keyof typeof en;
 /** Every locale's catalog; flat dotted keys. */
 export const CATALOGS: Record<Locale, Catalog> = { nl, en, de, it, fr, es, pl, da, fi, nb, sv };
 
-/** Options shared by the server and the islands so both resolve keys the same way. */
-export const I18N_OPTIONS = {
-  fallbackLng: DEFAULT_LOCALE,
-  keySeparator: false as const,
-  nsSeparator: false as const,
-  interpolation: { escapeValue: false },
-  initAsync: false,
-  returnNull: false,
-};
+import { I18N_OPTIONS } from './options';
+export { I18N_OPTIONS };
+
+/** The messages of a locale whose keys start with one of the prefixes (what an island needs). */
+export function messagesFor(locale: Locale, prefixes: string[]): Record<string, string> {
+  const catalog = CATALOGS[locale];
+  return Object.fromEntries(Object.entries(CATALOGS.en).filter(([k]) => prefixes.some((p) => k.startsWith(p))).map(([k, en]) => [k, catalog[k] ?? en]));
+}
 
 const instances = new Map<Locale, I18n>();
 

@@ -7,6 +7,7 @@ import { INTERESTS } from '../../../shared/profile-options';
 import type { AppContext } from '../../app-context';
 import { parseCookies } from '../../context/request-context';
 import { buildSettings } from '../../sites/settings.service';
+import { signupWizardProps } from '../../pages/signup-props';
 import { jsonError } from '../http-errors';
 import type { ApiEnv } from '../types';
 
@@ -33,6 +34,9 @@ export function siteRoutes(app: AppContext) {
     }
     return c.json(settings);
   });
+
+  // Props of the signup wizard for the desktop modal; tracking comes from the page's query string.
+  routes.get('/signup-form.php', (c) => c.json(signupWizardProps(c.var.ctx.site, c.var.ctx.locale, new URL(c.req.url))));
 
   routes.get('/company.php', (c) => {
     const { site } = c.var.ctx;

@@ -1,0 +1,164 @@
+import { useStore } from '@nanostores/react';
+import { type FormEvent, useEffect, useState } from 'react';
+import * as actions from '../../core/accounts/actions';
+import { ApiError } from '../../core/api/client';
+import { $user, setInitialUser } from '../../core/session/store';
+import { NOTIFICATION_TYPES } from '../../shared/accounts.contract';
+import type { SessionUser } from '../../shared/user.contract';
+import { Field } from '../shared/Field';
+import { type IslandI18n, useIslandT } from '../shared/i18n';
+
+interface Props extends IslandI18n {
+  user: SessionUser;
+  deleteDiscount: number;
+}
+
+type Status = { ok: boolean; text: string } | null;
+const message = (err: unknown, fallback: string) => (err instanceof ApiError ? err.message : fallback);
+
+/** Settings: notification preferences per type, invisible mode, password, e-mail, data download, deletion. */
+export function SettingsPanel(props: Props) {
+  const t = useIslandT(props);
+  useEffect(() => setInitialUser(props.user), [props.user]);
+  const user = useStore($user) ?? props.user;
+  const [prefsStatus, setPrefsStatus] = useState<Status>(null);
+  const [passwordStatus, setPasswordStatus] = useState<Status>(null);
+  const [mailStatus, setMailStatus] = useState<Status>(null);
+  const [deleteStep, setDeleteStep] = useState<'closed' | 'alternatives' | 'confirm'>('closed');
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+
+  async function togglePref(channel: 'email_prefs' | 'push_prefs', type: string, value: boolean) {
+    try {
+      await actions.saveSettings({ [channel]: { [type]: value } });
+      setPrefsStatus({ ok: true, text: t('settings.saved') });
+    } catch (err) {
+      setPrefsStatus({ ok: false, text: message(err, t('error.try_later')) });
+    }
+  }
+
+  async function changePassword(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    try {
+      await actions.changePassword(String(data.get('old_password')), String(data.get('password')), String(data.get('password_repeat')));
+      form.reset();
+      setPasswordStatus({ ok: true, text: t('settings.password_changed') });
+    } catch (err) {
+      setPasswordStatus({ ok: false, text: message(err, t('error.try_later')) });
+    }
+  }
+
+  async function changeMail(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    try {
+      await actions.requestMailChange(String(data.get('email')), String(data.get('password')));
+      setMailStatus({ ok: true, text: t('settings.mail_sent') });
+    } catch (err) {
+      setMailStatus({ ok: false, text: message(err, t('error.try_later')) });
+    }
+  }
+
+  async function confirmDelete(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    setDeleteError(null);
+    try {
+      await actions.deleteAccount(String(data.get('password')), String(data.get('reason') ?? ''));
+      location.assign('/account-deleted');
+    } catch (err) {
+      setDeleteError(message(err, t('error.try_later')));
+    }
+  }
+
+  const status = (s: Status) => s && <p className={s.ok ? 'notice' : 'alert alert-danger'} role={s.ok ? 'status' : 'alert'}>{s.text}</p>;
+
+  return (
+    <div className="settings">
+      <section className="settings-section" aria-labelledby="s-notifications">
+        <h2 id="s-notifications">{t('settings.notifications_title')}</h2>
+        <table className="prefs-table">
+          <thead>
+            <tr><th scope="col">{t('settings.type')}</th><th scope="col">{t('settings.email_channel')}</th><th scope="col">{t('settings.push_channel')}</th></tr>
+          </thead>
+          <tbody>
+            {NOTIFICATION_TYPES.map((type) => (
+              <tr key={type}>
+                <th scope="row">{t(`notification_type.${type}`)}</th>
+                <td><input type="checkbox" aria-label={`${t(`notification_type.${type}`)}: ${t('settings.email_channel')}`} checked={user.email_prefs[type] !== false} onChange={(e) => togglePref('email_prefs', type, e.target.checked)} /></td>
+                <td><input type="checkbox" aria-label={`${t(`notification_type.${type}`)}: ${t('settings.push_channel')}`} checked={user.push_prefs[type] !== false} onChange={(e) => togglePref('push_prefs', type, e.target.checked)} /></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {status(prefsStatus)}
+      </section>
+
+      <section className="settings-section" aria-labelledby="s-privacy">
+        <h2 id="s-privacy">{t('settings.privacy_title')}</h2>
+        <label className="switch-row">
+          <span><strong>{t('settings.invisible')}</strong><br /><span className="field-hint">{t('settings.invisible_text')}</span></span>
+          <input type="checkbox" checked={user.invisible} onChange={(e) => actions.saveSettings({ invisible: e.target.checked }).catch(() => undefined)} />
+        </label>
+        <p><a href="/api/export.php" download>{t('settings.download_data')}</a></p>
+      </section>
+
+      <section className="settings-section" aria-labelledby="s-password">
+        <h2 id="s-password">{t('settings.password_title')}</h2>
+        <form onSubmit={changePassword} noValidate>
+          <Field name="old_password" type="password" label={t('settings.old_password')} autoComplete="current-password" required />
+          <Field name="password" type="password" label={t('settings.new_password')} autoComplete="new-password" required minLength={8} />
+          <Field name="password_repeat" type="password" label={t('auth.password_repeat')} autoComplete="new-password" required />
+          {status(passwordStatus)}
+          <div className="form-actions"><button className="btn btn-secondary" type="submit">{t('settings.password_save')}</button></div>
+        </form>
+      </section>
+
+      <section className="settings-section" aria-labelledby="s-email">
+        <h2 id="s-email">{t('settings.email_title')}</h2>
+        <p>{t('settings.current_email', { email: user.email })}</p>
+        <form onSubmit={changeMail} noValidate>
+          <Field name="email" type="email" label={t('settings.new_email')} autoComplete="email" required />
+          <Field name="password" id="f-mail-password" type="password" label={t('auth.password')} autoComplete="current-password" required />
+          {status(mailStatus)}
+          <div className="form-actions"><button className="btn btn-secondary" type="submit">{t('settings.email_save')}</button></div>
+        </form>
+      </section>
+
+      <section className="settings-section" aria-labelledby="s-delete">
+        <h2 id="s-delete">{t('settings.delete_title')}</h2>
+        {deleteStep === 'closed' && <button type="button" className="btn btn-outline" onClick={() => setDeleteStep('alternatives')}>{t('settings.delete_start')}</button>}
+        {deleteStep === 'alternatives' && (
+          <div>
+            <p>{t('settings.delete_alternatives')}</p>
+            <ul className="alternatives">
+              <li><strong>{t('settings.alt_email')}</strong> <a href="#s-email">{t('settings.email_title')}</a></li>
+              <li><strong>{t('settings.alt_privacy')}</strong> <button type="button" className="link-button" onClick={() => actions.saveSettings({ invisible: true }).then(() => setDeleteStep('closed'))}>{t('settings.invisible')}</button></li>
+              <li><strong>{t('settings.alt_trial')}</strong> <a href="/credits">{t('nav.credits')}</a></li>
+              {props.deleteDiscount > 0 && <li><strong>{t('settings.alt_discount', { percent: props.deleteDiscount })}</strong> <a href={`/credits?discount=stay${props.deleteDiscount}`}>{t('settings.alt_discount_cta')}</a></li>}
+            </ul>
+            <div className="form-actions">
+              <button type="button" className="btn btn-primary" onClick={() => setDeleteStep('closed')}>{t('settings.delete_keep')}</button>
+              <button type="button" className="btn btn-outline" onClick={() => setDeleteStep('confirm')}>{t('settings.delete_continue')}</button>
+            </div>
+          </div>
+        )}
+        {deleteStep === 'confirm' && (
+          <form onSubmit={confirmDelete} noValidate>
+            <p>{t('settings.delete_confirm_text', { days: 14 })}</p>
+            <Field name="password" id="f-delete-password" type="password" label={t('auth.password')} autoComplete="current-password" required error={deleteError ?? undefined} />
+            <div className="field">
+              <label htmlFor="f-reason">{t('settings.delete_reason')}</label>
+              <textarea id="f-reason" name="reason" rows={2} maxLength={500} />
+            </div>
+            <div className="form-actions">
+              <button type="button" className="btn btn-primary" onClick={() => setDeleteStep('closed')}>{t('settings.delete_keep')}</button>
+              <button type="submit" className="btn btn-outline">{t('settings.delete_confirm')}</button>
+            </div>
+          </form>
+        )}
+      </section>
+    </div>
+  );
+}

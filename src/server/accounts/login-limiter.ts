@@ -1,0 +1,87 @@
+import Redis from 'ioredis';
+import {
+  type IRateLimiterStoreOptions, RateLimiterPostgres, RateLimiterRedis, type RateLimiterAbstract, RateLimiterSQLite,
+} from 'rate-limiter-flexible';
+import type { Db } from '../db/database';
+
+/** Failed logins allowed per account before it is blocked, and for how long. */
+export const ACCOUNT_FAILURES = Number(process.env.LOGIN_ACCOUNT_FAILURES ?? 5);
+export const ACCOUNT_BLOCK_S = Number(process.env.LOGIN_ACCOUNT_BLOCK_S ?? 15 * 60);
+/** Failed logins allowed per IP address per hour. */
+export const IP_FAILURES = Number(process.env.LOGIN_IP_FAILURES ?? 50);
+export const IP_BLOCK_S = 60 * 60;
+
+export interface LimiterStore {
+  create(options: { keyPrefix: string; points: number; duration: number }): Promise<RateLimiterAbstract>;
+  close(): Promise<void>;
+}
+
+/** Limiter storage shared by every process: Redis when configured, else the database itself. */
+export function createLimiterStore(db: Db, redisUrl: string | null): LimiterStore {
+  if (redisUrl) {
+    const redis = new Redis(redisUrl, { enableOfflineQueue: false, lazyConnect: false, maxRetriesPerRequest: 1 });
+    return {
+      async create(o) {
+        return new RateLimiterRedis({ storeClient: redis, ...o, blockDuration: o.duration });
+      },
+      async close() {
+        redis.disconnect();
+      },
+    };
+  }
+  return {
+    create(o) {
+      const options: IRateLimiterStoreOptions = { ...o, blockDuration: o.duration, tableName: 'rate_limits', storeClient: null };
+      return new Promise((resolve, reject) => {
+        let limiter: RateLimiterAbstract;
+        const ready = (err?: Error) => (err ? reject(err) : resolve(limiter));
+        if (db.dialect === 'postgres') {
+          limiter = new RateLimiterPostgres({ ...options, storeClient: db.raw.pool, storeType: 'pool', clearExpiredByTimeout: false }, ready);
+        } else {
+          limiter = new RateLimiterSQLite({ ...options, storeClient: db.raw.sqlite, storeType: 'better-sqlite3', clearExpiredByTimeout: false } as never, ready);
+        }
+      });
+    },
+    async close() {},
+  };
+}
+
+export interface LoginLimits {
+  /** Milliseconds until the account or IP may try again, or 0. */
+  blockedFor(accountKey: string, ip: string | null): Promise<number>;
+  /** Records a failure; returns the block in ms that starts now, or 0. */
+  recordFailure(accountKey: string, ip: string | null): Promise<number>;
+  reset(accountKey: string): Promise<void>;
+}
+
+export async function createLoginLimits(store: LimiterStore): Promise<LoginLimits> {
+  const account = await store.create({ keyPrefix: 'login_account', points: ACCOUNT_FAILURES, duration: ACCOUNT_BLOCK_S });
+  const ip = await store.create({ keyPrefix: 'login_ip', points: IP_FAILURES, duration: IP_BLOCK_S });
+  const remaining = async (limiter: RateLimiterAbstract, key: string, points: number) => {
+    const res = await limiter.get(key);
+    return res && res.consumedPoints >= points ? res.msBeforeNext : 0;
+  };
+  const consume = async (limiter: RateLimiterAbstract, key: string) => {
+    try {
+      const res = await limiter.consume(key);
+      return res.remainingPoints === 0 ? res.msBeforeNext : 0;
+    } catch (rejected) {
+      return (rejected as { msBeforeNext?: number }).msBeforeNext ?? 0;
+    }
+  };
+  return {
+    async blockedFor(accountKey, address) {
+      const byAccount = await remaining(account, accountKey, ACCOUNT_FAILURES);
+      const byIp = address ? await remaining(ip, address, IP_FAILURES) : 0;
+      return Math.max(byAccount, byIp);
+    },
+    async recordFailure(accountKey, address) {
+      const byAccount = await consume(account, accountKey);
+      const byIp = address ? await consume(ip, address) : 0;
+      return Math.max(byAccount, byIp);
+    },
+    async reset(accountKey) {
+      await account.delete(accountKey);
+    },
+  };
+}

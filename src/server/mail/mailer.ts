@@ -1,0 +1,37 @@
+import nodemailer from 'nodemailer';
+import type { Db } from '../db/database';
+import type { Clock } from '../app-context';
+
+export interface OutgoingMail {
+  siteId: string;
+  from: string;
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+}
+
+/** Sends mail: over SMTP when configured, otherwise into the development mailbox table. */
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<void>;
+}
+
+export function createMailer(smtpUrl: string | null, db: Db, clock: Clock): Mailer {
+  if (smtpUrl) {
+    // Local relays without TLS (like the test server) must not be forced into STARTTLS.
+    const transport = nodemailer.createTransport(smtpUrl, { ignoreTLS: smtpUrl.startsWith('smtp://127.0.0.1') || smtpUrl.startsWith('smtp://localhost') });
+    return {
+      async send(mail) {
+        await transport.sendMail({ from: mail.from, to: mail.to, subject: mail.subject, html: mail.html, text: mail.text });
+      },
+    };
+  }
+  return {
+    async send(mail) {
+      await db.db
+        .insertInto('mails')
+        .values({ site_id: mail.siteId, to_address: mail.to, subject: mail.subject, html: mail.html, text: mail.text, created_at: clock.now() })
+        .execute();
+    },
+  };
+}
