@@ -10,7 +10,7 @@ import { createRequestContext } from './context/request-context';
 import { DEMO_PASSWORD, demoMembers, seedIfEmpty } from './db/seed';
 import { fallbackErrorPage } from './errors/fallback-page';
 import { baseSecurityHeaders, NON_HTML_CSP } from './security-headers';
-import { type AccountsDeps, describeUser, userForSession } from './accounts/accounts.service';
+import { type AccountsDeps, describeUser, memberForSession } from './accounts/accounts.service';
 import { AUTH_COOKIE } from './api/session';
 import { parseCookies } from './context/request-context';
 import { StaticLayer } from './static/static-layer';
@@ -86,9 +86,9 @@ export async function startServer(config: Config = readConfig(), overrides: Part
       return writeHead(status, ...rest);
     }) as typeof res.writeHead;
     const token = parseCookies(req.headers.cookie)[AUTH_COOKIE];
-    userForSession(accounts, token)
-      .then(async (row) => {
-        const user = row ? await describeUser(accounts, ctx.site, row) : null;
+    memberForSession(accounts, token)
+      .then(async (member) => {
+        const user = member ? await describeUser(accounts, ctx.site, member.user, member.extras) : null;
         return astro(req, res, fail, { ctx, user, services: { app, accounts } });
       })
       .catch(fail);

@@ -28,11 +28,23 @@ function stripExpressions(source: string): string {
   return out;
 }
 
+/** JSX text children (`>Hello<`) and literal text attributes anywhere in a TSX file. */
+function findJsxText(source: string): string[] {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  const found: string[] = [];
+  for (const m of code.matchAll(/>([^<>{}()=;`]*)</g)) {
+    const text = m[1].trim();
+    if (/\p{L}{2,}/u.test(text)) found.push(text);
+  }
+  for (const m of code.matchAll(TEXT_ATTRS)) found.push(`${m[1]}="${m[2]}"`);
+  return found;
+}
+
 /** Literal user-facing text in a component: text between tags and text attributes. */
 function findHardcodedText(source: string, kind: 'astro' | 'tsx'): string[] {
   let markup = source;
-  if (kind === 'astro') markup = markup.replace(/^---[\s\S]*?\n---/, '');
-  else markup = (markup.match(/return\s*\(([\s\S]*?)\n\s*\);/g) ?? []).join('\n');
+  if (kind === 'tsx') return findJsxText(source);
+  markup = markup.replace(/^---[\s\S]*?\n---/, '');
   markup = markup
     .replace(/<script[\s\S]*?<\/script>/g, '')
     .replace(/<style[\s\S]*?<\/style>/g, '')
@@ -55,5 +67,8 @@ describe('components', () => {
     expect(findHardcodedText('---\nconst a = 1;\n---\n<p>Hello there</p>', 'astro')).toEqual(['Hello', 'there']);
     expect(findHardcodedText('<button aria-label="Close">{t("x")}</button>', 'astro')).toEqual(['aria-label="Close"']);
     expect(findHardcodedText('<p>{t("ok")} ♥ 18+</p>', 'astro')).toEqual([]);
+    expect(findHardcodedText('const a = x && <p className="a">Hello</p>;', 'tsx')).toEqual(['Hello']);
+    expect(findHardcodedText('<button aria-label="Close">{t("x")}</button>', 'tsx')).toEqual(['aria-label="Close"']);
+    expect(findHardcodedText('return <p>{t("ok")}</p>;', 'tsx')).toEqual([]);
   });
 });

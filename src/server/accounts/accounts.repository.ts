@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { CompiledQuery, type InferResult, type Kysely, type Transaction } from 'kysely';
 import type { Database, TokenKind, User } from '../db/schema';
 import { hashToken, randomToken } from './tokens';
 
@@ -23,6 +23,54 @@ export function findMainPhoto(db: Q, profileId: number) {
     .where('profile_id', '=', profileId)
     .where('is_main', '=', 1)
     .executeTakeFirst();
+}
+
+export interface MemberExtras {
+  profile: { id: number; name: string; status: 'active' | 'disabled' | 'deleted'; invisible: number } | null;
+  photo: { filename: string; thumb_filename: string; status: string } | null;
+}
+
+/** The user behind a session token with profile and main photo, in one query. */
+export async function findSessionMember(db: Q, tokenHash: string, now: number): Promise<{ user: User; extras: MemberExtras } | undefined> {
+  // Every API call runs this query: compile it once per database and reuse the SQL with new parameters.
+  let compiled = sessionQueries.get(db);
+  if (!compiled) {
+    compiled = sessionMemberQuery(db, TOKEN_SLOT, NOW_SLOT).compile();
+    sessionQueries.set(db, compiled);
+  }
+  const parameters = compiled.parameters.map((p) => (p === TOKEN_SLOT ? tokenHash : p === NOW_SLOT ? now : p));
+  const result = await db.executeQuery<SessionMemberRow>(CompiledQuery.raw(compiled.sql, parameters));
+  const row = result.rows[0];
+  if (!row) return undefined;
+  const { p_id, p_name, p_status, p_invisible, ph_filename, ph_thumb, ph_status, ...user } = row;
+  return {
+    user: user as User,
+    extras: {
+      profile: p_id === null ? null : { id: p_id, name: p_name as string, status: p_status as 'active', invisible: p_invisible as number },
+      photo: ph_filename === null ? null : { filename: ph_filename, thumb_filename: ph_thumb as string, status: ph_status as string },
+    },
+  };
+}
+
+const sessionQueries = new WeakMap<object, CompiledQuery>();
+const TOKEN_SLOT = '\u0000token';
+const NOW_SLOT = -424242;
+type SessionMemberRow = InferResult<ReturnType<typeof sessionMemberQuery>>[number];
+
+function sessionMemberQuery(db: Q, tokenHash: string, now: number) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .leftJoin('profiles', 'profiles.user_id', 'users.id')
+    .leftJoin('photos', (join) => join.onRef('photos.profile_id', '=', 'profiles.id').on('photos.is_main', '=', 1))
+    .selectAll('users')
+    .select([
+      'profiles.id as p_id', 'profiles.name as p_name', 'profiles.status as p_status', 'profiles.invisible as p_invisible',
+      'photos.filename as ph_filename', 'photos.thumb_filename as ph_thumb', 'photos.status as ph_status',
+    ])
+    .where('sessions.token_hash', '=', tokenHash)
+    .where('sessions.expires_at', '>', now)
+    .where('users.deleted_at', 'is', null);
 }
 
 /** The user behind a session token, if the session is live and the account not deleted. */

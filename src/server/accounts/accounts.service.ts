@@ -88,10 +88,10 @@ function checkPasswordStrength(password: string, context: string[]) {
 }
 
 /** The member as the client sees it (GET /api/user.php). */
-export async function describeUser(deps: AccountsDeps, site: Site, user: User): Promise<SessionUser> {
+export async function describeUser(deps: AccountsDeps, site: Site, user: User, extras?: repo.MemberExtras): Promise<SessionUser> {
   const db = deps.app.db.db;
-  const profile = await repo.findProfileOfUser(db, user.id);
-  const photo = profile ? await repo.findMainPhoto(db, profile.id) : undefined;
+  const profile = extras ? extras.profile : await repo.findProfileOfUser(db, user.id);
+  const photo = extras ? extras.photo : profile ? await repo.findMainPhoto(db, profile.id) : undefined;
   const emailPrefs = parsePrefs(user.email_prefs);
   return {
     id: user.id,
@@ -220,6 +220,12 @@ export async function login(deps: AccountsDeps, caller: Caller, emailInput: stri
   const token = await repo.createSession(db, user.id, now, SESSION_TTL_MS, caller.userAgent ?? null);
   await db.updateTable('profiles').set({ last_active_at: now }).where('user_id', '=', user.id).execute();
   return { user, token };
+}
+
+/** The member behind a session cookie with what GET user.php shows, in one query. */
+export function memberForSession(deps: AccountsDeps, token: string | undefined) {
+  if (!token || token.length > 100) return Promise.resolve(undefined);
+  return repo.findSessionMember(deps.app.db.db, hashToken(token), deps.app.clock.now());
 }
 
 /** The member behind a session cookie, or null. */

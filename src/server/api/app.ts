@@ -34,9 +34,11 @@ export function createApi(app: AppContext) {
   });
   api.use('*', requireSameOriginJson());
   const tooLarge = (c: unknown) => jsonError(c as never, 413, 'payload_too_large', 'error.too_large');
-  api.use('*', async (c, next) => {
-    const maxSize = c.req.path === '/api/photos.php' ? PHOTO_MAX_BYTES : app.config.bodyLimitBytes;
-    return bodyLimit({ maxSize, onError: tooLarge })(c, next);
+  const jsonLimit = bodyLimit({ maxSize: app.config.bodyLimitBytes, onError: tooLarge });
+  const photoLimit = bodyLimit({ maxSize: PHOTO_MAX_BYTES, onError: tooLarge });
+  api.use('*', (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    return (c.req.path === '/api/photos.php' ? photoLimit : jsonLimit)(c, next);
   });
 
   api.route('/', siteRoutes(app));

@@ -3,7 +3,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import * as v from 'valibot';
 import { fieldErrors } from '../../shared/accounts.contract';
 import { AUTH_COOKIE_MAX_AGE_S } from '../../shared/constants';
-import { type AccountsDeps, AccountError, userForSession } from '../accounts/accounts.service';
+import { type AccountsDeps, AccountError, memberForSession } from '../accounts/accounts.service';
 import type { Caller } from '../accounts/accounts.service';
 import { authenticationRequired } from './http-errors';
 import type { ApiEnv } from './types';
@@ -15,7 +15,9 @@ export function sessionMiddleware(deps: AccountsDeps): MiddlewareHandler<ApiEnv>
   return async (c, next) => {
     const token = getCookie(c, AUTH_COOKIE);
     c.set('sessionToken', token ?? null);
-    c.set('user', (await userForSession(deps, token)) ?? null);
+    const member = await memberForSession(deps, token);
+    c.set('user', member?.user ?? null);
+    c.set('memberExtras', member?.extras ?? null);
     await next();
   };
 }

@@ -18,6 +18,31 @@ export interface Db {
 // BIGINT (epoch milliseconds) and COUNT() come back as numbers, as they do from SQLite.
 pg.types.setTypeParser(20, (value) => Number(value));
 
+/**
+ * Kysely prepares a fresh statement for every query; preparing costs more than running a small
+ * query, so statements are kept by their SQL text (queries are parameterised, so the set is small).
+ */
+function withStatementCache(sqlite: SQLite.Database, max = 500): SQLite.Database {
+  const cache = new Map<string, SQLite.Statement>();
+  return new Proxy(sqlite, {
+    get(target, prop, receiver) {
+      if (prop !== 'prepare') {
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return (source: string) => {
+        let statement = cache.get(source);
+        if (!statement) {
+          statement = target.prepare(source);
+          if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+          cache.set(source, statement);
+        }
+        return statement;
+      };
+    },
+  });
+}
+
 /** Opens the database named by a URL: `sqlite:<file>` / `sqlite::memory:` or `postgres://…`. */
 export function openDatabase(url: string): Db {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
@@ -31,5 +56,5 @@ export function openDatabase(url: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite', raw: { sqlite } };
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), dialect: 'sqlite', raw: { sqlite } };
 }

@@ -19,7 +19,8 @@ export interface Mailer {
 export function createMailer(smtpUrl: string | null, db: Db, clock: Clock): Mailer {
   if (smtpUrl) {
     // Local relays without TLS (like the test server) must not be forced into STARTTLS.
-    const transport = nodemailer.createTransport(smtpUrl, { ignoreTLS: smtpUrl.startsWith('smtp://127.0.0.1') || smtpUrl.startsWith('smtp://localhost') });
+    const local = smtpUrl.startsWith('smtp://127.0.0.1') || smtpUrl.startsWith('smtp://localhost');
+    const transport = nodemailer.createTransport(local ? `${smtpUrl}${smtpUrl.includes('?') ? '&' : '?'}ignoreTLS=true` : smtpUrl);
     return {
       async send(mail) {
         await transport.sendMail({ from: mail.from, to: mail.to, subject: mail.subject, html: mail.html, text: mail.text });

@@ -28,7 +28,8 @@ export function accountRoutes(app: AppContext) {
   const answerUser = async (c: Context<ApiEnv>, user: Parameters<typeof accounts.describeUser>[2]) =>
     c.json({ user: await accounts.describeUser(deps, c.var.ctx.site, user) });
 
-  routes.get('/user.php', async (c) => (c.var.user ? answerUser(c, c.var.user) : c.json({ user: null })));
+  routes.get('/user.php', async (c) =>
+    c.var.user ? c.json({ user: await accounts.describeUser(deps, c.var.ctx.site, c.var.user, c.var.memberExtras ?? undefined) }) : c.json({ user: null }));
 
   routes.post('/user.php', async (c) => {
     if (c.req.query('push') !== undefined) return jsonError(c, 404, 'not_found', 'error.api_not_found');
