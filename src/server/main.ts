@@ -10,7 +10,7 @@ import { createRequestContext } from './context/request-context';
 import { DEMO_PASSWORD, demoMembers, seedIfEmpty } from './db/seed';
 import { fallbackErrorPage } from './errors/fallback-page';
 import { baseSecurityHeaders, NON_HTML_CSP } from './security-headers';
-import { type AccountsDeps, describeUser, memberForSession } from './accounts/accounts.service';
+import { type AccountsDeps, describeUser, eraseExpiredAccounts, memberForSession } from './accounts/accounts.service';
 import { AUTH_COOKIE } from './api/session';
 import { parseCookies } from './context/request-context';
 import { StaticLayer } from './static/static-layer';
@@ -94,6 +94,15 @@ export async function startServer(config: Config = readConfig(), overrides: Part
       .catch(fail);
   });
 
+  // Personal data of accounts deleted more than 14 days ago is erased for good, hourly.
+  const erase = () =>
+    eraseExpiredAccounts(app)
+      .then((n) => n > 0 && app.logger.info({ erased: n }, 'erased deleted accounts'))
+      .catch((err) => app.logger.error({ err }, 'erasing deleted accounts failed'));
+  void erase();
+  const eraser = setInterval(erase, 60 * 60 * 1000);
+  eraser.unref();
+
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -103,6 +112,7 @@ export async function startServer(config: Config = readConfig(), overrides: Part
     app,
     url,
     async close() {
+      clearInterval(eraser);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await app.close();
     },

@@ -26,5 +26,9 @@ export async function logout(): Promise<void> {
   $user.set(null);
 }
 
-// Another endpoint said the session is gone: drop the logged-in state.
-onAuthenticationRequired(() => $user.set(null));
+// Another endpoint said the session is gone: drop the logged-in state and show the page as a visitor.
+onAuthenticationRequired(() => {
+  if ($user.get() === null) return;
+  $user.set(null);
+  if (typeof location !== 'undefined') location.reload();
+});

@@ -1,4 +1,5 @@
 import { CompiledQuery, type InferResult, type Kysely, type Transaction } from 'kysely';
+import { directSqliteOf } from '../db/database';
 import type { Database, TokenKind, User } from '../db/schema';
 import { hashToken, randomToken } from './tokens';
 
@@ -39,8 +40,10 @@ export async function findSessionMember(db: Q, tokenHash: string, now: number): 
     sessionQueries.set(db, compiled);
   }
   const parameters = compiled.parameters.map((p) => (p === TOKEN_SLOT ? tokenHash : p === NOW_SLOT ? now : p));
-  const result = await db.executeQuery<SessionMemberRow>(CompiledQuery.raw(compiled.sql, parameters));
-  const row = result.rows[0];
+  const direct = directSqliteOf(db);
+  const row = direct
+    ? (direct.prepare(compiled.sql).get(...parameters) as SessionMemberRow | undefined)
+    : (await db.executeQuery<SessionMemberRow>(CompiledQuery.raw(compiled.sql, parameters))).rows[0];
   if (!row) return undefined;
   const { p_id, p_name, p_status, p_invisible, ph_filename, ph_thumb, ph_status, ...user } = row;
   return {

@@ -43,6 +43,15 @@ function withStatementCache(sqlite: SQLite.Database, max = 500): SQLite.Database
   });
 }
 
+const directSqlite = new WeakMap<object, SQLite.Database>();
+/**
+ * The (statement-caching) better-sqlite3 handle behind a Kysely instance, for the few hot reads that
+ * run Kysely-compiled SQL synchronously; null for PostgreSQL and inside transactions.
+ */
+export function directSqliteOf(db: object): SQLite.Database | null {
+  return directSqlite.get(db) ?? null;
+}
+
 /** Opens the database named by a URL: `sqlite:<file>` / `sqlite::memory:` or `postgres://…`. */
 export function openDatabase(url: string): Db {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
@@ -56,5 +65,8 @@ export function openDatabase(url: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }), dialect: 'sqlite', raw: { sqlite } };
+  const cached = withStatementCache(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+  directSqlite.set(db, cached);
+  return { db, dialect: 'sqlite', raw: { sqlite } };
 }
