@@ -5,33 +5,40 @@ import { login } from '../../core/session/store';
 import { Field } from '../shared/Field';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
 
-type Errors = Record<string, string>;
-function errorsOf(err: unknown, fallback: string): { message: string; fields: Errors; code: string } {
+function errorsOf(err: unknown, fallback: string): { message: string; fields: Record<string, string>; code: string } {
   if (err instanceof ApiError) return { message: err.message, fields: err.fields, code: err.code };
   return { message: fallback, fields: {}, code: 'network' };
+}
+
+type FormError = ReturnType<typeof errorsOf>;
+/** Submit handling shared by the forms: busy while the action runs, its refusal kept for display. */
+function useFormAction(fallback: string, action: (data: FormData) => Promise<void>) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<FormError | null>(null);
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await action(new FormData(event.currentTarget));
+    } catch (err) {
+      setError(errorsOf(err, fallback));
+      setBusy(false);
+    }
+  }
+  return { busy, error, submit };
 }
 
 /** /login */
 export function LoginForm(props: IslandI18n & { next?: string }) {
   const t = useIslandT(props);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    setBusy(true);
-    setError(null);
-    try {
-      await login(String(data.get('email')), String(data.get('password')));
-      location.assign(props.next?.startsWith('/') && !props.next.startsWith('//') ? props.next : '/members');
-    } catch (err) {
-      setError(errorsOf(err, t('error.try_later')).message);
-      setBusy(false);
-    }
-  }
+  const { busy, error, submit } = useFormAction(t('error.try_later'), async (data) => {
+    await login(String(data.get('email')), String(data.get('password')));
+    location.assign(props.next?.startsWith('/') && !props.next.startsWith('//') ? props.next : '/members');
+  });
   return (
     <form onSubmit={submit} noValidate>
-      {error && <p className="alert alert-danger" role="alert">{error}</p>}
+      {error && <p className="alert alert-danger" role="alert">{error.message}</p>}
       <Field name="email" type="email" label={t('auth.email')} autoComplete="username" required />
       <Field name="password" type="password" label={t('auth.password')} autoComplete="current-password" required />
       <div className="form-actions">
@@ -48,28 +55,19 @@ export function LoginForm(props: IslandI18n & { next?: string }) {
 /** /reset-password */
 export function ResetRequestForm(props: IslandI18n) {
   const t = useIslandT(props);
-  const [state, setState] = useState<'idle' | 'busy' | 'sent'>('idle');
-  const [error, setError] = useState<string | null>(null);
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setState('busy');
-    setError(null);
-    try {
-      await actions.requestPasswordReset(String(new FormData(event.currentTarget).get('email')));
-      setState('sent');
-    } catch (err) {
-      setError(errorsOf(err, t('error.try_later')).message);
-      setState('idle');
-    }
-  }
-  if (state === 'sent') return <p className="notice" role="status">{t('reset.sent')}</p>;
+  const [sent, setSent] = useState(false);
+  const { busy, error, submit } = useFormAction(t('error.try_later'), async (data) => {
+    await actions.requestPasswordReset(String(data.get('email')));
+    setSent(true);
+  });
+  if (sent) return <p className="notice" role="status">{t('reset.sent')}</p>;
   return (
     <form onSubmit={submit} noValidate>
       <p>{t('reset.intro')}</p>
-      {error && <p className="alert alert-danger" role="alert">{error}</p>}
+      {error && <p className="alert alert-danger" role="alert">{error.message}</p>}
       <Field name="email" type="email" label={t('auth.email')} autoComplete="email" required />
       <div className="form-actions">
-        <button className="btn btn-primary" type="submit" disabled={state === 'busy'}>{t('reset.send')}</button>
+        <button className="btn btn-primary" type="submit" disabled={busy}>{t('reset.send')}</button>
       </div>
     </form>
   );
@@ -78,21 +76,10 @@ export function ResetRequestForm(props: IslandI18n) {
 /** /reset-password/do?token=… */
 export function ResetDoForm(props: IslandI18n & { token: string }) {
   const t = useIslandT(props);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ message: string; fields: Errors; code: string } | null>(null);
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    setBusy(true);
-    setError(null);
-    try {
-      await actions.resetPassword(props.token, String(data.get('password')), String(data.get('password_repeat')));
-      location.assign('/members');
-    } catch (err) {
-      setError(errorsOf(err, t('error.try_later')));
-      setBusy(false);
-    }
-  }
+  const { busy, error, submit } = useFormAction(t('error.try_later'), async (data) => {
+    await actions.resetPassword(props.token, String(data.get('password')), String(data.get('password_repeat')));
+    location.assign('/members');
+  });
   return (
     <form onSubmit={submit} noValidate>
       {error && (
@@ -126,23 +113,12 @@ export function MailChangeConfirm(props: IslandI18n & { token: string }) {
 /** /complete-signup?token=… : finishes an account created through the affiliate API. */
 export function CompleteSignupForm(props: IslandI18n & { token: string; minAge: number; apiSignupComplete: boolean }) {
   const t = useIslandT(props);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ message: string; fields: Errors; code: string } | null>(null);
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    setBusy(true);
-    setError(null);
-    try {
-      await actions.completeSignup({
-        token: props.token, name: String(data.get('name')), password: String(data.get('password')), date_of_birth: String(data.get('date_of_birth')),
-      });
-      location.assign(props.apiSignupComplete ? '/members?api_signup_complete=1' : '/members');
-    } catch (err) {
-      setError(errorsOf(err, t('error.try_later')));
-      setBusy(false);
-    }
-  }
+  const { busy, error, submit } = useFormAction(t('error.try_later'), async (data) => {
+    await actions.completeSignup({
+      token: props.token, name: String(data.get('name')), password: String(data.get('password')), date_of_birth: String(data.get('date_of_birth')),
+    });
+    location.assign(props.apiSignupComplete ? '/members?api_signup_complete=1' : '/members');
+  });
   return (
     <form onSubmit={submit} noValidate>
       {error && <p className="alert alert-danger" role="alert">{error.message}</p>}

@@ -36,29 +36,23 @@ export function SettingsPanel(props: Props) {
     }
   }
 
-  async function changePassword(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
-    try {
-      await actions.changePassword(String(data.get('old_password')), String(data.get('password')), String(data.get('password_repeat')));
-      form.reset();
-      setPasswordStatus({ ok: true, text: t('settings.password_changed') });
-    } catch (err) {
-      setPasswordStatus({ ok: false, text: message(err, t('error.try_later')) });
-    }
-  }
-
-  async function changeMail(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    try {
-      await actions.requestMailChange(String(data.get('email')), String(data.get('password')));
-      setMailStatus({ ok: true, text: t('settings.mail_sent') });
-    } catch (err) {
-      setMailStatus({ ok: false, text: message(err, t('error.try_later')) });
-    }
-  }
+  /** Runs a form's action and reports the outcome in that form's status line. */
+  const withStatus = (setStatus: (s: Status) => void, okKey: string, action: (data: FormData) => Promise<unknown>) =>
+    async (event: FormEvent<HTMLFormElement>) => {
+      event.preventDefault();
+      const form = event.currentTarget;
+      try {
+        await action(new FormData(form));
+        form.reset();
+        setStatus({ ok: true, text: t(okKey) });
+      } catch (err) {
+        setStatus({ ok: false, text: message(err, t('error.try_later')) });
+      }
+    };
+  const changePassword = withStatus(setPasswordStatus, 'settings.password_changed', (data) =>
+    actions.changePassword(String(data.get('old_password')), String(data.get('password')), String(data.get('password_repeat'))));
+  const changeMail = withStatus(setMailStatus, 'settings.mail_sent', (data) =>
+    actions.requestMailChange(String(data.get('email')), String(data.get('password'))));
 
   async function confirmDelete(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

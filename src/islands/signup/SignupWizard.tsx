@@ -41,6 +41,7 @@ export function SignupWizard(props: SignupWizardProps) {
   const [resent, setResent] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves to the new step's heading each time the step changes.
   useEffect(() => heading.current?.focus(), [step]);
 
   if (!props.signupsOpen) {

@@ -8,6 +8,7 @@ import {
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_S } from '../../../shared/locales';
 import * as accounts from '../../accounts/accounts.service';
 import type { AppContext } from '../../app-context';
+import type { User } from '../../db/schema';
 import { jsonError } from '../http-errors';
 import {
   accountErrorResponse, callerOf, clearSessionCookie, parseBody, requireUser, sessionMiddleware, setSessionCookie,
@@ -15,6 +16,30 @@ import {
 import type { ApiEnv } from '../types';
 
 const QueryToken = v.pipe(v.string(), v.minLength(10), v.maxLength(100));
+type C = Context<ApiEnv>;
+
+/**
+ * One route handler: optionally require a member, parse the body with a schema, run the rule,
+ * and turn its refusal into the translated answer.
+ */
+function handler<S extends v.GenericSchema | undefined = undefined>(
+  options: { member: boolean; schema?: S },
+  run: (c: C, body: S extends v.GenericSchema ? v.InferOutput<S> : undefined, user: User) => Promise<Response>,
+) {
+  return async (c: C) => {
+    if (options.member) {
+      const denied = requireUser(c);
+      if (denied) return denied;
+    }
+    const body = options.schema ? await parseBody(c, options.schema) : undefined;
+    if (body instanceof Response) return body;
+    try {
+      return await run(c, body as never, c.var.user as User);
+    } catch (err) {
+      return accountErrorResponse(c, err);
+    }
+  };
+}
 
 /** Sessions, signup, activation, password reset, mail change, settings, deletion and data export. */
 export function accountRoutes(app: AppContext) {
@@ -22,37 +47,28 @@ export function accountRoutes(app: AppContext) {
   const routes = new Hono<ApiEnv>();
   routes.use('*', sessionMiddleware(deps));
   const now = () => app.clock.now();
-  const signupSchema = SignupSchema(now);
-  const completeSchema = CompleteSignupSchema(now);
 
-  const answerUser = async (c: Context<ApiEnv>, user: Parameters<typeof accounts.describeUser>[2]) =>
-    c.json({ user: await accounts.describeUser(deps, c.var.ctx.site, user) });
+  const answerUser = async (c: C, user: User) => c.json({ user: await accounts.describeUser(deps, c.var.ctx.site, user) });
+  /** Logs the browser in with a fresh session and answers the member. */
+  const startSession = (c: C, session: { user: User; token: string }) => {
+    setSessionCookie(c, session.token);
+    return answerUser(c, session.user);
+  };
 
   routes.get('/user.php', async (c) =>
     c.var.user ? c.json({ user: await accounts.describeUser(deps, c.var.ctx.site, c.var.user, c.var.memberExtras ?? undefined) }) : c.json({ user: null }));
 
   routes.post('/user.php', async (c) => {
     if (c.req.query('push') !== undefined) return jsonError(c, 404, 'not_found', 'error.api_not_found');
-    const body = await parseBody(c, LoginSchema);
-    if (body instanceof Response) return body;
-    try {
-      const { user, token } = await accounts.login(deps, callerOf(c), body.email, body.password);
-      setSessionCookie(c, token);
-      return answerUser(c, user);
-    } catch (err) {
-      return accountErrorResponse(c, err);
-    }
+    return handler({ member: false, schema: LoginSchema }, async (c, body) =>
+      startSession(c, await accounts.login(deps, callerOf(c), body.email, body.password)))(c);
   });
 
-  routes.put('/user.php', async (c) => {
-    const denied = requireUser(c);
-    if (denied) return denied;
-    const body = await parseBody(c, UserUpdateSchema);
-    if (body instanceof Response) return body;
-    await accounts.setLanguage(deps, c.var.user!, body.language);
+  routes.put('/user.php', handler({ member: true, schema: UserUpdateSchema }, async (c, body, user) => {
+    await accounts.setLanguage(deps, user, body.language);
     setCookie(c, LOCALE_COOKIE, body.language, { path: '/', maxAge: LOCALE_COOKIE_MAX_AGE_S, sameSite: 'Lax', secure: c.var.ctx.secure });
-    return answerUser(c, { ...c.var.user!, language: body.language });
-  });
+    return answerUser(c, { ...user, language: body.language });
+  }));
 
   routes.get('/logout.php', async (c) => {
     await accounts.logout(deps, c.var.sessionToken ?? undefined);
@@ -64,190 +80,94 @@ export function accountRoutes(app: AppContext) {
 
   routes.post('/signup.php', async (c) => {
     if (c.var.user) return jsonError(c, 409, 'already_logged_in', 'error.invalid_input');
-    const body = await parseBody(c, signupSchema);
-    if (body instanceof Response) return body;
-    try {
-      const { user, token } = await accounts.signup(deps, callerOf(c), body);
-      setSessionCookie(c, token);
-      return answerUser(c, user);
-    } catch (err) {
-      return accountErrorResponse(c, err);
-    }
+    return handler({ member: false, schema: SignupSchema(now) }, async (c, body) => startSession(c, await accounts.signup(deps, callerOf(c), body)))(c);
   });
 
   // E-mailed link: confirms and sends the browser on to the result page.
   routes.get('/activate.php', async (c) => {
     const token = c.req.query('token');
     if (!v.is(QueryToken, token)) return c.redirect('/activate/error', 303);
-    try {
-      await accounts.activate(deps, token);
-      return c.redirect('/activate/done', 303);
-    } catch {
-      return c.redirect('/activate/error', 303);
-    }
+    return accounts.activate(deps, token).then(
+      () => c.redirect('/activate/done', 303),
+      () => c.redirect('/activate/error', 303),
+    );
   });
 
-  routes.post('/resend-activation.php', async (c) => {
-    const denied = requireUser(c);
-    if (denied) return denied;
-    try {
-      await accounts.sendActivation(deps, callerOf(c), c.var.user!);
-      return c.json({ sent: true });
-    } catch (err) {
-      return accountErrorResponse(c, err);
-    }
-  });
+  routes.post('/resend-activation.php', handler({ member: true }, async (c, _body, user) => {
+    await accounts.sendActivation(deps, callerOf(c), user);
+    return c.json({ sent: true });
+  }));
 
-  routes.post('/reset-password.php', async (c) => {
-    const body = await parseBody(c, ResetRequestSchema);
-    if (body instanceof Response) return body;
-    try {
-      await accounts.requestPasswordReset(deps, callerOf(c), body.email);
-      return c.json({ sent: true });
-    } catch (err) {
-      return accountErrorResponse(c, err);
-    }
-  });
+  routes.post('/reset-password.php', handler({ member: false, schema: ResetRequestSchema }, async (c, body) => {
+    await accounts.requestPasswordReset(deps, callerOf(c), body.email);
+    return c.json({ sent: true });
+  }));
 
-  routes.post('/reset-password-do.php', async (c) => {
-    const body = await parseBody(c, ResetDoSchema);
-    if (body instanceof Response) return body;
-    try {
-      const { user, token } = await accounts.resetPassword(deps, callerOf(c), body.token, body.password);
-      setSessionCookie(c, token);
-      return answerUser(c, user);
-    } catch (err) {
-      return accountErrorResponse(c, err);
-    }
-  });
+  routes.post('/reset-password-do.php', handler({ member: false, schema: ResetDoSchema }, async (c, body) =>
+    startSession(c, await accounts.resetPassword(deps, callerOf(c), body.token, body.password))));
 
-  routes.post('/change-password.php', async (c) => {
-    const denied = requireUser(c);
-    if (denied) return denied;
-    const body = await parseBody(c, ChangePasswordSchema);
-    if (body instanceof Response) return body;
-    try {
-      setSessionCookie(c, await accounts.changePassword(deps, callerOf(c), c.var.user!, body.old_password, body.password));
-      return c.json({ changed: true });
-    } catch (err) {
-      return accountErrorResponse(c, err);
-    }
-  });
+  routes.post('/change-password.php', handler({ member: true, schema: ChangePasswordSchema }, async (c, body, user) => {
+    setSessionCookie(c, await accounts.changePassword(deps, callerOf(c), user, body.old_password, body.password));
+    return c.json({ changed: true });
+  }));
 
-  routes.post('/mail-change.php', async (c) => {
-    const denied = requireUser(c);
-    if (denied) return denied;
-    const body = await parseBody(c, MailChangeSchema);
-    if (body instanceof Response) return body;
-    try {
-      await accounts.requestMailChange(deps, callerOf(c), c.var.user!, body.email, body.password);
-      return c.json({ sent: true });
-    } catch (err) {
-      return accountErrorResponse(c, err);
-    }
-  });
+  routes.post('/mail-change.php', handler({ member: true, schema: MailChangeSchema }, async (c, body, user) => {
+    await accounts.requestMailChange(deps, callerOf(c), user, body.email, body.password);
+    return c.json({ sent: true });
+  }));
 
-  routes.post('/mail-change-do.php', async (c) => {
-    const body = await parseBody(c, TokenSchema);
-    if (body instanceof Response) return body;
-    try {
-      const user = await accounts.confirmMailChange(deps, body.token);
-      return c.json({ email: user.email });
-    } catch (err) {
-      return accountErrorResponse(c, err);
-    }
-  });
+  routes.post('/mail-change-do.php', handler({ member: false, schema: TokenSchema }, async (c, body) =>
+    c.json({ email: (await accounts.confirmMailChange(deps, body.token)).email })));
 
-  routes.get('/account-settings.php', async (c) => {
-    const denied = requireUser(c);
-    if (denied) return denied;
-    return answerUser(c, c.var.user!);
-  });
+  routes.get('/account-settings.php', handler({ member: true }, async (c, _body, user) => answerUser(c, user)));
 
-  routes.put('/account-settings.php', async (c) => {
-    const denied = requireUser(c);
-    if (denied) return denied;
-    const body = await parseBody(c, AccountSettingsSchema);
-    if (body instanceof Response) return body;
-    await accounts.updateSettings(deps, c.var.user!, body);
-    const fresh = await accounts.userForSession(deps, c.var.sessionToken ?? undefined);
-    return answerUser(c, fresh ?? c.var.user!);
-  });
+  routes.put('/account-settings.php', handler({ member: true, schema: AccountSettingsSchema }, async (c, body, user) => {
+    await accounts.updateSettings(deps, user, body);
+    return answerUser(c, (await accounts.userForSession(deps, c.var.sessionToken ?? undefined)) ?? user);
+  }));
 
-  routes.get('/notifications.php', async (c) => {
-    const denied = requireUser(c);
-    if (denied) return denied;
-    return c.json({ notifications: await accounts.listNotifications(deps, c.var.user!) });
-  });
+  routes.get('/notifications.php', handler({ member: true }, async (c, _body, user) =>
+    c.json({ notifications: await accounts.listNotifications(deps, user) })));
 
-  routes.post('/delete-account.php', async (c) => {
-    const denied = requireUser(c);
-    if (denied) return denied;
-    const body = await parseBody(c, DeleteAccountSchema);
-    if (body instanceof Response) return body;
-    try {
-      await accounts.deleteAccount(deps, callerOf(c), c.var.user!, body.password);
-      clearSessionCookie(c);
-      return c.json({ deleted: true });
-    } catch (err) {
-      return accountErrorResponse(c, err);
-    }
-  });
+  routes.post('/delete-account.php', handler({ member: true, schema: DeleteAccountSchema }, async (c, body, user) => {
+    await accounts.deleteAccount(deps, callerOf(c), user, body.password);
+    clearSessionCookie(c);
+    return c.json({ deleted: true });
+  }));
 
   // E-mailed link: restores the account, logs it in, and goes to the members page.
   routes.get('/reactivate.php', async (c) => {
     const token = c.req.query('token');
-    if (!v.is(QueryToken, token)) return c.redirect('/account-deleted?reactivation=failed', 303);
-    try {
-      const session = await accounts.reactivate(deps, callerOf(c), token);
+    const failed = () => c.redirect('/account-deleted?reactivation=failed', 303);
+    if (!v.is(QueryToken, token)) return failed();
+    return accounts.reactivate(deps, callerOf(c), token).then((session) => {
       setSessionCookie(c, session.token);
       return c.redirect('/members?reactivated=1', 303);
-    } catch {
-      return c.redirect('/account-deleted?reactivation=failed', 303);
-    }
+    }, failed);
   });
 
-  routes.get('/export.php', async (c) => {
-    const denied = requireUser(c);
-    if (denied) return denied;
+  routes.get('/export.php', handler({ member: true }, async (c, _body, user) => {
     c.header('Content-Disposition', `attachment; filename="${c.var.ctx.site.id}-my-data.json"`);
-    return c.json(await accounts.exportData(deps, c.var.user!));
-  });
+    return c.json(await accounts.exportData(deps, user));
+  }));
 
-  routes.patch('/profile.php', async (c) => {
-    const denied = requireUser(c);
-    if (denied) return denied;
-    const body = await parseBody(c, ProfileAboutSchema);
-    if (body instanceof Response) return body;
+  routes.patch('/profile.php', handler({ member: true, schema: ProfileAboutSchema }, async (c, body, user) => {
     if (body.country && !c.var.ctx.site.countries.includes(body.country)) return jsonError(c, 400, 'invalid_input', 'error.invalid_input');
-    if (Object.keys(body).length) await app.db.db.updateTable('profiles').set(body).where('user_id', '=', c.var.user!.id).execute();
-    return answerUser(c, c.var.user!);
-  });
+    if (Object.keys(body).length) await app.db.db.updateTable('profiles').set(body).where('user_id', '=', user.id).execute();
+    return answerUser(c, user);
+  }));
 
   // Affiliate API: create an account elsewhere and get the link that lets the member finish it.
+  const AffiliateSchema = v.object({ email: v.string(), tracking: v.optional(v.record(v.string(), v.pipe(v.string(), v.maxLength(128)))) });
   routes.post('/affiliate/signup.php', async (c) => {
     const key = app.config.affiliateApiKey;
     if (!key || c.req.header('x-api-key') !== key) return jsonError(c, 403, 'forbidden', 'error.authentication_required');
-    const body = await parseBody(c, v.object({ email: v.string(), tracking: v.optional(v.record(v.string(), v.pipe(v.string(), v.maxLength(128)))) }));
-    if (body instanceof Response) return body;
-    try {
-      return c.json({ url: await accounts.createApiSignup(deps, callerOf(c), body) }, 201);
-    } catch (err) {
-      return accountErrorResponse(c, err);
-    }
+    return handler({ member: false, schema: AffiliateSchema }, async (c, body) =>
+      c.json({ url: await accounts.createApiSignup(deps, callerOf(c), body) }, 201))(c);
   });
 
-  routes.post('/complete-signup.php', async (c) => {
-    const body = await parseBody(c, completeSchema);
-    if (body instanceof Response) return body;
-    try {
-      const { user, token } = await accounts.completeSignup(deps, callerOf(c), body);
-      setSessionCookie(c, token);
-      return answerUser(c, user);
-    } catch (err) {
-      return accountErrorResponse(c, err);
-    }
-  });
+  routes.post('/complete-signup.php', handler({ member: false, schema: CompleteSignupSchema(now) }, async (c, body) =>
+    startSession(c, await accounts.completeSignup(deps, callerOf(c), body))));
 
   return routes;
 }
