@@ -11,7 +11,7 @@ async function photo() {
 }
 
 /** Walks the whole wizard from the account step to the confirm step. */
-async function completeWizard(page: Page, email: string) {
+async function completeWizard(page: Page, email: string, inModal = false) {
   const t = (k: string) => tr('en', k);
   await page.getByLabel(t('auth.username')).fill(`Tester${Math.floor(Math.random() * 1e5)}`);
   await page.getByLabel(t('auth.email')).fill(email);
@@ -19,6 +19,12 @@ async function completeWizard(page: Page, email: string) {
   await page.getByLabel('Enter your date of birth (18+)').fill('1990-04-12');
   await page.getByRole('button', { name: t('signup.create') }).click();
   await expect(page.getByText(t('signup.progress_creating'))).toBeVisible();
+  if (inModal) {
+    // While the account is being created, Escape and a backdrop click do not close the modal.
+    await page.keyboard.press('Escape');
+    await page.mouse.click(5, 5);
+    await expect(page.getByRole('dialog', { name: t('nav.signup') })).toBeVisible();
+  }
   await expect(page.getByRole('heading', { name: t('signup.photo_title') })).toBeVisible({ timeout: 15_000 });
   await page.locator('input[type=file]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: await photo() });
   await expect(page.getByText(t('signup.photo_done'))).toBeVisible();
@@ -48,7 +54,7 @@ test('a visitor signs up through every step, activates by mail, logs out and in 
   await page.getByRole('link', { name: tr('en', 'home.cta_signup') }).click();
   if (isMobile) await expect(page).toHaveURL(/\/signup$/);
   else await expect(page.getByRole('dialog', { name: tr('en', 'nav.signup') })).toBeVisible();
-  await completeWizard(page, email);
+  await completeWizard(page, email, !isMobile);
 
   await page.goto('/members');
   await expect(page.getByText(tr('en', 'activation.reminder'))).toBeVisible();
@@ -137,4 +143,26 @@ test('a logged-in member sees the member navigation and keeps the chosen languag
   const me = await page.request.get('/api/user.php');
   expect((await me.json()).user.language).toBe('it');
   await page.request.put('/api/user.php', { data: { language: 'en' } });
+});
+
+test('the signup form explains mistakes before sending anything', async ({ page }) => {
+  await skipEntryWarning(page);
+  await page.goto('/signup');
+  await page.getByLabel(tr('en', 'auth.username')).fill('@bob');
+  await page.getByLabel(tr('en', 'auth.email')).fill('bob@gmial.com');
+  await page.getByLabel(tr('en', 'auth.password')).click();
+  await expect(page.getByText('Did you mean bob@gmail.com?')).toBeVisible();
+  await page.getByLabel(tr('en', 'auth.password')).fill(PASSWORD);
+  await page.getByLabel('Enter your date of birth (18+)').fill('2015-01-01');
+  await page.getByRole('button', { name: tr('en', 'signup.create') }).click();
+  await expect(page.getByText('Username may not start with @').first()).toBeVisible();
+  await expect(page.locator('#f-date_of_birth-error')).toHaveText('Enter your date of birth (18+)');
+});
+
+test('an invite-only site asks for an invitation unless the visitor came through a network', async ({ page }) => {
+  await skipEntryWarning(page);
+  await page.goto('http://rijpe.localhost:4399/signup');
+  await expect(page.getByText(tr('nl', 'signup.invite_only'))).toBeVisible();
+  await page.goto('http://rijpe.localhost:4399/signup?network=adnet&sub1=x');
+  await expect(page.getByLabel(tr('nl', 'auth.username'))).toBeVisible();
 });

@@ -1,4 +1,6 @@
 import emailSpellChecker from '@zootools/email-spell-checker';
+import * as v from 'valibot';
+import { fieldErrors, SignupSchema } from '../../shared/accounts.contract';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import * as actions from '../../core/accounts/actions';
 import { ApiError } from '../../core/api/client';
@@ -62,6 +64,14 @@ export function SignupWizard(props: SignupWizardProps) {
     setError(null);
     setFields({});
     setAccountExists(false);
+    // The same schema the endpoint uses: most mistakes are shown without a round trip.
+    const local = v.safeParse(SignupSchema(Date.now), { email: data.email, name: data.name, password: data.password, date_of_birth: data.date_of_birth });
+    if (!local.success) {
+      const keys = fieldErrors(local.issues);
+      setFields(Object.fromEntries(Object.entries(keys).map(([field, key]) => [field, t(key, { min: 8, min_age: props.minAge })])));
+      setError(t(Object.values(keys)[0] ?? 'error.invalid_input', { min: 8, min_age: props.minAge }));
+      return;
+    }
     setStep('progress');
     props.onBusyChange?.(true);
     setProgress(0);
