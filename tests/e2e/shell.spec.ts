@@ -117,6 +117,14 @@ test.describe('errors and safety', () => {
     await expect(page).toHaveURL(/\/$/);
   });
 
+  test('shows the error page with status 500 when a page fails', async ({ page }) => {
+    await skipEntryWarning(page);
+    const res = await page.goto('/dev/error');
+    expect(res?.status()).toBe(500);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr('en', 'error.title'));
+    await expect(page.getByText('Deliberate failure')).toHaveCount(0);
+  });
+
   test('sends security headers everywhere', async ({ request }) => {
     for (const path of ['/', '/terms', '/does-not-exist', '/api/settings.php', '/api/nope.php']) {
       const h = (await request.get(path)).headers();
