@@ -32,7 +32,7 @@ function stripExpressions(source: string): string {
 function findJsxText(source: string): string[] {
   const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
   const found: string[] = [];
-  for (const m of code.matchAll(/>([^<>{}()=;`]*)</g)) {
+  for (const m of code.matchAll(/(?<!=)>([^<>{}()=;`]*)</g)) {
     const text = m[1].trim();
     if (/\p{L}{2,}/u.test(text)) found.push(text);
   }

@@ -7,6 +7,7 @@ import { isLocale, type Locale } from '../../shared/locales';
 import type { Site } from '../../shared/site.schema';
 import type { SessionUser } from '../../shared/user.contract';
 import type { AppContext } from '../app-context';
+import { RuleError } from '../rule-error';
 import { applyCredits } from '../credits/ledger';
 import type { User } from '../db/schema';
 import type { Mailer } from '../mail/mailer';
@@ -29,18 +30,8 @@ export const TOKEN_TTL = {
 } as const;
 export const RESETS_PER_DAY = 3;
 
-/** A rule said no: a stable code, a catalog key for the message, and the HTTP status to use. */
-export class AccountError extends Error {
-  constructor(
-    readonly code: string,
-    readonly key: string,
-    readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 429,
-    readonly params: Record<string, unknown> = {},
-    readonly fields: Record<string, string> = {},
-  ) {
-    super(code);
-  }
-}
+/** An accounts rule said no. */
+export class AccountError extends RuleError {}
 
 export interface AccountsDeps {
   app: AppContext;

@@ -8,6 +8,8 @@ import { siteRoutes } from './routes/site.routes';
 import { PHOTO_MAX_BYTES } from '../photos/photos.service';
 import { accountRoutes } from './routes/account.routes';
 import { photoRoutes } from './routes/photo.routes';
+import { profileRoutes } from './routes/profile.routes';
+import { sessionMiddleware } from './session';
 import { requireSameOriginJson } from './security';
 import type { ApiEnv } from './types';
 
@@ -41,9 +43,13 @@ export function createApi(app: AppContext) {
     return (c.req.path === '/api/photos.php' ? photoLimit : jsonLimit)(c, next);
   });
 
+  // Every call knows its member (one query when a session cookie is present, none otherwise).
+  api.use('*', sessionMiddleware({ app, mailer: app.mailer, limits: app.limits }));
+
   api.route('/', siteRoutes(app));
   api.route('/', accountRoutes(app));
   api.route('/', photoRoutes(app));
+  api.route('/', profileRoutes(app));
 
   api.notFound((c) => jsonError(c, 404, 'not_found', 'error.api_not_found'));
   api.onError((err, c) => {

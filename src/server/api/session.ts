@@ -3,7 +3,9 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import * as v from 'valibot';
 import { fieldErrors } from '../../shared/accounts.contract';
 import { AUTH_COOKIE_MAX_AGE_S } from '../../shared/constants';
-import { type AccountsDeps, AccountError, memberForSession } from '../accounts/accounts.service';
+import { type AccountsDeps, memberForSession } from '../accounts/accounts.service';
+import type { User } from '../db/schema';
+import { RuleError } from '../rule-error';
 import type { Caller } from '../accounts/accounts.service';
 import { authenticationRequired } from './http-errors';
 import type { ApiEnv } from './types';
@@ -15,7 +17,7 @@ export function sessionMiddleware(deps: AccountsDeps): MiddlewareHandler<ApiEnv>
   return async (c, next) => {
     const token = getCookie(c, AUTH_COOKIE);
     c.set('sessionToken', token ?? null);
-    const member = await memberForSession(deps, token);
+    const member = token ? await memberForSession(deps, token) : undefined;
     c.set('user', member?.user ?? null);
     c.set('memberExtras', member?.extras ?? null);
     await next();
@@ -45,9 +47,9 @@ export async function parseBody<S extends v.GenericSchema>(c: Context<ApiEnv>, s
   return c.json({ error: 'invalid_input', message: Object.values(fields)[0] ?? c.var.t('error.invalid_input'), fields }, 400);
 }
 
-/** Maps a rule's refusal to its HTTP answer. */
-export function accountErrorResponse(c: Context<ApiEnv>, err: unknown) {
-  if (!(err instanceof AccountError)) throw err;
+/** Maps a rule's refusal to its HTTP answer; anything else is rethrown. */
+export function ruleErrorResponse(c: Context<ApiEnv>, err: unknown) {
+  if (!(err instanceof RuleError)) throw err;
   const t = c.var.t;
   const fields = Object.fromEntries(Object.entries(err.fields).map(([f, key]) => [f, t(key, err.params)]));
   return c.json({ error: err.code, message: t(err.key, err.params), ...(Object.keys(fields).length ? { fields } : {}) }, err.status);
@@ -55,4 +57,28 @@ export function accountErrorResponse(c: Context<ApiEnv>, err: unknown) {
 
 export function requireUser(c: Context<ApiEnv>) {
   return c.var.user ? null : authenticationRequired(c);
+}
+
+type C = Context<ApiEnv>;
+/**
+ * One route handler: optionally require a member, parse the body with a schema, run the rule,
+ * and turn its refusal into the translated answer.
+ */
+export function handler<S extends v.GenericSchema | undefined = undefined>(
+  options: { member: boolean; schema?: S },
+  run: (c: C, body: S extends v.GenericSchema ? v.InferOutput<S> : undefined, user: User) => Promise<Response>,
+) {
+  return async (c: C) => {
+    if (options.member) {
+      const denied = requireUser(c);
+      if (denied) return denied;
+    }
+    const body = options.schema ? await parseBody(c, options.schema) : undefined;
+    if (body instanceof Response) return body;
+    try {
+      return await run(c, body as never, c.var.user as User);
+    } catch (err) {
+      return ruleErrorResponse(c, err);
+    }
+  };
 }

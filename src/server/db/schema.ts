@@ -118,7 +118,34 @@ export interface CreditLedgerTable {
   created_at: number;
 }
 
+export interface BlockTable {
+  blocker_profile_id: number;
+  blocked_profile_id: number;
+  created_at: number;
+}
+
+export interface ReportTable {
+  id: Generated<number>;
+  reporter_profile_id: number;
+  profile_id: number;
+  reason: string;
+  details: string | null;
+  status: 'open' | 'resolved';
+  created_at: number;
+}
+
+export interface LikeTable {
+  liker_profile_id: number;
+  liked_profile_id: number;
+  source: string;
+  is_new: number;
+  created_at: number;
+}
+
 export interface Database {
+  blocks: BlockTable;
+  reports: ReportTable;
+  likes: LikeTable;
   users: UserTable;
   sessions: SessionTable;
   user_tokens: UserTokenTable;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { FREE_PHOTOS, PREMIUM_PHOTOS } from '../../shared/constants';
 import type { AppContext } from '../app-context';
+import { RuleError } from '../rule-error';
 import type { User } from '../db/schema';
 
 export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
@@ -11,11 +12,8 @@ export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 const MAX_PIXELS = 40_000_000;
 const FORMATS = new Set(['jpeg', 'png', 'webp', 'heif']);
 
-export class PhotoError extends Error {
-  constructor(readonly code: string, readonly key: string, readonly status: 400 | 403 | 409 | 413 | 415, readonly params: Record<string, unknown> = {}) {
-    super(code);
-  }
-}
+/** A photo rule said no. */
+export class PhotoError extends RuleError {}
 
 /**
  * Stores a member's photo: re-encoded to WebP (main image and thumbnail) without EXIF or GPS,

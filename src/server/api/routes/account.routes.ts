@@ -11,41 +11,17 @@ import type { AppContext } from '../../app-context';
 import type { User } from '../../db/schema';
 import { jsonError } from '../http-errors';
 import {
-  accountErrorResponse, callerOf, clearSessionCookie, parseBody, requireUser, sessionMiddleware, setSessionCookie,
+  callerOf, clearSessionCookie, handler, setSessionCookie,
 } from '../session';
 import type { ApiEnv } from '../types';
 
 const QueryToken = v.pipe(v.string(), v.minLength(10), v.maxLength(100));
 type C = Context<ApiEnv>;
 
-/**
- * One route handler: optionally require a member, parse the body with a schema, run the rule,
- * and turn its refusal into the translated answer.
- */
-function handler<S extends v.GenericSchema | undefined = undefined>(
-  options: { member: boolean; schema?: S },
-  run: (c: C, body: S extends v.GenericSchema ? v.InferOutput<S> : undefined, user: User) => Promise<Response>,
-) {
-  return async (c: C) => {
-    if (options.member) {
-      const denied = requireUser(c);
-      if (denied) return denied;
-    }
-    const body = options.schema ? await parseBody(c, options.schema) : undefined;
-    if (body instanceof Response) return body;
-    try {
-      return await run(c, body as never, c.var.user as User);
-    } catch (err) {
-      return accountErrorResponse(c, err);
-    }
-  };
-}
-
 /** Sessions, signup, activation, password reset, mail change, settings, deletion and data export. */
 export function accountRoutes(app: AppContext) {
   const deps: accounts.AccountsDeps = { app, mailer: app.mailer, limits: app.limits };
   const routes = new Hono<ApiEnv>();
-  routes.use('*', sessionMiddleware(deps));
   const now = () => app.clock.now();
 
   const answerUser = async (c: C, user: User) => c.json({ user: await accounts.describeUser(deps, c.var.ctx.site, user) });

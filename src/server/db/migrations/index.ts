@@ -2,11 +2,13 @@ import type { Migration } from 'kysely';
 import type { Dialect } from '../database';
 import { createProfiles } from './2026_11_22_0900_create_profiles';
 import { createAccounts } from './2026_11_22_1000_create_accounts';
+import { createBlocksReportsLikes } from './2026_11_22_1100_create_blocks_reports_likes';
 
 /** Every migration, by name; names sort in the order they run. */
 export function allMigrations(dialect: Dialect): Record<string, Migration> {
   return {
     '2026_11_22_0900_create_profiles': createProfiles(dialect),
     '2026_11_22_1000_create_accounts': createAccounts(dialect),
+    '2026_11_22_1100_create_blocks_reports_likes': createBlocksReportsLikes(dialect),
   };
 }

@@ -1,0 +1,53 @@
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { LikeSchema, ProfileIdSchema, ReportSchema, SearchQuerySchema } from '../../../shared/profiles.contract';
+import type { AppContext } from '../../app-context';
+import * as profiles from '../../profiles/profiles.service';
+import { jsonError } from '../http-errors';
+import { handler, ruleErrorResponse } from '../session';
+import type { ApiEnv } from '../types';
+
+/** Search, profile views, blocks, reports and likes. */
+export function profileRoutes(app: AppContext) {
+  const routes = new Hono<ApiEnv>();
+  routes.get('/search.php', async (c) => {
+    const { site } = c.var.ctx;
+    const user = c.var.user;
+    const network = c.req.query('network');
+    if (!user && !site.logged_out_search && !(network && site.logged_out_search_trafficsource)) {
+      return jsonError(c, 403, 'authentication_required', 'error.authentication_required', { authentication_required: true });
+    }
+    const { network: _n, ...query } = c.req.query();
+    const filters = v.safeParse(SearchQuerySchema, query);
+    if (!filters.success) return jsonError(c, 400, 'invalid_input', 'error.invalid_input');
+    return c.json(await profiles.searchProfiles(app, site, user, filters.output));
+  });
+
+  routes.get('/member.php', async (c) => {
+    const id = Number(c.req.query('id'));
+    if (!Number.isSafeInteger(id) || id < 1) return jsonError(c, 400, 'invalid_input', 'error.invalid_input');
+    try {
+      const profile = await profiles.profileForViewer(app, c.var.ctx.site, id, c.var.user);
+      return profile ? c.json({ profile }) : jsonError(c, 404, 'not_found', 'error.not_found');
+    } catch (err) {
+      return ruleErrorResponse(c, err);
+    }
+  });
+
+  routes.post('/block.php', handler({ member: true, schema: ProfileIdSchema }, async (c, body) => {
+    await profiles.blockProfile(app, c.var.ctx.site, c.var.user!, body.profile_id);
+    return c.json({ blocked: true });
+  }));
+  routes.delete('/block.php', handler({ member: true, schema: ProfileIdSchema }, async (c, body) => {
+    await profiles.unblockProfile(app, c.var.ctx.site, c.var.user!, body.profile_id);
+    return c.json({ blocked: false });
+  }));
+  routes.post('/report.php', handler({ member: true, schema: ReportSchema }, async (c, body) => {
+    await profiles.reportProfile(app, c.var.ctx.site, c.var.user!, body);
+    return c.json({ reported: true }, 201);
+  }));
+  routes.post('/like.php', handler({ member: true, schema: LikeSchema }, async (c, body) =>
+    c.json(await profiles.likeProfile(app, c.var.ctx.site, c.var.user!, body.profile_id, body.source))));
+
+  return routes;
+}

@@ -1,0 +1,253 @@
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import { ageOn } from '../../shared/accounts.contract';
+import { FREE_LIKES_PER_DAY } from '../../shared/constants';
+import {
+  type ProfileCard, SEARCH_PAGE_SIZE, type SearchQuery, type SearchResult, SIMILAR_THRESHOLD,
+} from '../../shared/profiles.contract';
+import type { Site } from '../../shared/site.schema';
+import type { AppContext } from '../app-context';
+import { RuleError } from '../rule-error';
+import type { Database, User } from '../db/schema';
+
+const DAY = 86_400_000;
+
+/** A profiles rule said no. */
+export class ProfileRuleError extends RuleError {}
+
+/** YYYY-MM-DD of the day someone turning `years` today was born. */
+function birthDateForAge(now: number, years: number): string {
+  const d = new Date(now);
+  d.setUTCFullYear(d.getUTCFullYear() - years);
+  return d.toISOString().slice(0, 10);
+}
+
+/** The viewer's own profile id, or null for visitors. */
+export async function profileIdOf(db: Kysely<Database>, user: User | null): Promise<number | null> {
+  if (!user) return null;
+  const row = await db.selectFrom('profiles').select('id').where('user_id', '=', user.id).executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** Profiles that may appear to this viewer: active, visible, on the site, not blocked either way, not the viewer. */
+function visibleTo(eb: ExpressionBuilder<Database, 'profiles'>, siteId: string, viewerProfileId: number | null) {
+  const conditions = [
+    eb('profiles.site_id', '=', siteId),
+    eb('profiles.status', '=', 'active'),
+    eb('profiles.invisible', '=', 0),
+  ];
+  if (viewerProfileId !== null) {
+    conditions.push(eb('profiles.id', '!=', viewerProfileId));
+    conditions.push(
+      eb.not(
+        eb.exists(
+          eb.selectFrom('blocks').select('blocks.created_at').where((b) =>
+            b.or([
+              b.and([b('blocks.blocker_profile_id', '=', viewerProfileId), b('blocks.blocked_profile_id', '=', b.ref('profiles.id'))]),
+              b.and([b('blocks.blocker_profile_id', '=', b.ref('profiles.id')), b('blocks.blocked_profile_id', '=', viewerProfileId)]),
+            ]),
+          ),
+        ),
+      ),
+    );
+  }
+  return eb.and(conditions);
+}
+
+interface Filters {
+  gender?: 'male' | 'female';
+  country?: string;
+  countryregion?: string;
+  min_age?: number;
+  max_age?: number;
+}
+
+function cardQuery(db: Kysely<Database>, site: Site, viewerProfileId: number | null, f: Filters, now: number) {
+  let q = db
+    .selectFrom('profiles')
+    .leftJoin('photos', (join) => join.onRef('photos.profile_id', '=', 'profiles.id').on('photos.is_main', '=', 1).on('photos.status', '=', 'active'))
+    .where((eb) => visibleTo(eb, site.id, viewerProfileId));
+  if (f.gender) q = q.where('profiles.gender', '=', f.gender);
+  if (f.country) q = q.where('profiles.country', '=', f.country);
+  if (f.countryregion) q = q.where('profiles.region', '=', f.countryregion);
+  if (f.min_age !== undefined) q = q.where('profiles.birth_date', '<=', birthDateForAge(now, f.min_age));
+  if (f.max_age !== undefined) q = q.where('profiles.birth_date', '>', birthDateForAge(now, f.max_age + 1));
+  return q;
+}
+
+type CardRow = { id: number; name: string; birth_date: string; city: string | null; region: string | null; country: string; fictional: number; thumb: string | null };
+const toCard = (now: number) => (r: CardRow): ProfileCard => ({
+  id: r.id, name: r.name, age: ageOn(r.birth_date, now), city: r.city, region: r.region, country: r.country, fictional: r.fictional === 1, thumb: r.thumb,
+});
+
+async function runCards(query: ReturnType<typeof cardQuery>, limit: number, offset: number, now: number) {
+  const rows = await query
+    .select(['profiles.id', 'profiles.name', 'profiles.birth_date', 'profiles.city', 'profiles.region', 'profiles.country', 'profiles.fictional', 'photos.thumb_filename as thumb'])
+    // Recently active first; a profile with a public photo outranks one without from the same day.
+    .orderBy(sql`(profiles.last_active_at / 86400000)`, 'desc')
+    .orderBy(sql`(case when photos.id is null then 1 else 0 end)`)
+    .orderBy('profiles.last_active_at', 'desc')
+    .orderBy('profiles.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return (rows as CardRow[]).map(toCard(now));
+}
+
+/** Member search with the spec's filters; suggests similar profiles when results are few. */
+export async function searchProfiles(app: AppContext, site: Site, viewer: User | null, filters: SearchQuery): Promise<SearchResult> {
+  const db = app.db.db;
+  const now = app.clock.now();
+  const viewerProfileId = await profileIdOf(db, viewer);
+  const page = filters.page ?? 1;
+  const base = cardQuery(db, site, viewerProfileId, filters, now);
+  const [{ n }] = await base.select((eb) => eb.fn.countAll<number>().as('n')).execute();
+  const numResults = Number(n);
+  const results = await runCards(base, SEARCH_PAGE_SIZE, (page - 1) * SEARCH_PAGE_SIZE, now);
+  let similar: ProfileCard[] = [];
+  let similarCount = 0;
+  if (numResults < SIMILAR_THRESHOLD) {
+    // Same country and gender, any region, five years wider on both sides.
+    const relaxed: Filters = {
+      gender: filters.gender, country: filters.country,
+      min_age: filters.min_age !== undefined ? Math.max(18, filters.min_age - 5) : undefined,
+      max_age: filters.max_age !== undefined ? Math.min(99, filters.max_age + 5) : undefined,
+    };
+    const seen = new Set(results.map((r) => r.id));
+    const candidates = await runCards(cardQuery(db, site, viewerProfileId, relaxed, now), SEARCH_PAGE_SIZE + results.length, 0, now);
+    similar = candidates.filter((c) => !seen.has(c.id)).slice(0, 12);
+    similarCount = similar.length;
+  }
+  return { pageNumber: page, results, numResults, similar, similarCount };
+}
+
+export interface ProfileView {
+  id: number;
+  name: string;
+  age: number;
+  gender: string;
+  sexuality: string;
+  country: string;
+  region: string | null;
+  city: string | null;
+  hair_color: string | null;
+  eye_color: string | null;
+  body_type: string | null;
+  relationship_status: string | null;
+  tattoos: string | null;
+  fictional: boolean;
+  interests: string[];
+  photos: { id: number; filename: string; thumb_filename: string; status: string; is_main: boolean }[];
+  hiddenPhotos: number;
+  blockedByMe: boolean;
+  liked: boolean;
+  own: boolean;
+}
+
+/** Visitors and free members see this many photos of someone else; premium members all. */
+export const LIMITED_PHOTOS = 1;
+
+/**
+ * A profile as this viewer may see it. Null for unknown, deleted, disabled or other-site profiles
+ * (and invisible ones, except one's own); throws when the owner blocked the viewer.
+ */
+export async function profileForViewer(app: AppContext, site: Site, profileId: number, viewer: User | null): Promise<ProfileView | null> {
+  const db = app.db.db;
+  const viewerProfileId = await profileIdOf(db, viewer);
+  const profile = await db.selectFrom('profiles').selectAll().where('id', '=', profileId).where('site_id', '=', site.id).executeTakeFirst();
+  const own = profile !== undefined && profile.id === viewerProfileId;
+  if (!profile || (!own && (profile.status !== 'active' || profile.invisible === 1))) return null;
+  if (viewerProfileId !== null && !own) {
+    const blocked = await db.selectFrom('blocks').select('created_at').where('blocker_profile_id', '=', profile.id).where('blocked_profile_id', '=', viewerProfileId).executeTakeFirst();
+    if (blocked) throw new ProfileRuleError('blocked', 'profile.blocked', 403, { name: profile.name });
+  }
+  const interests = await db.selectFrom('profile_interests').select('interest').where('profile_id', '=', profile.id).orderBy('interest').execute();
+  let photos = await db.selectFrom('photos').select(['id', 'filename', 'thumb_filename', 'status', 'is_main']).where('profile_id', '=', profile.id).orderBy('is_main', 'desc').orderBy('id').execute();
+  if (!own) photos = photos.filter((p) => p.status === 'active');
+  let hiddenPhotos = 0;
+  if (!own && !viewer?.paid_user && photos.length > LIMITED_PHOTOS) {
+    hiddenPhotos = photos.length - LIMITED_PHOTOS;
+    photos = photos.slice(0, LIMITED_PHOTOS);
+  }
+  const blockedByMe = viewerProfileId !== null && !own
+    ? Boolean(await db.selectFrom('blocks').select('created_at').where('blocker_profile_id', '=', viewerProfileId).where('blocked_profile_id', '=', profile.id).executeTakeFirst())
+    : false;
+  const liked = viewerProfileId !== null && !own
+    ? Boolean(await db.selectFrom('likes').select('created_at').where('liker_profile_id', '=', viewerProfileId).where('liked_profile_id', '=', profile.id).executeTakeFirst())
+    : false;
+  if (viewerProfileId !== null && !own) {
+    // Opening a profile clears its "new" mark on a like it gave the viewer.
+    await db.updateTable('likes').set({ is_new: 0 }).where('liker_profile_id', '=', profile.id).where('liked_profile_id', '=', viewerProfileId).where('is_new', '=', 1).execute();
+  }
+  return {
+    id: profile.id, name: profile.name, age: ageOn(profile.birth_date, app.clock.now()), gender: profile.gender, sexuality: profile.sexuality,
+    country: profile.country, region: profile.region, city: profile.city, hair_color: profile.hair_color, eye_color: profile.eye_color,
+    body_type: profile.body_type, relationship_status: profile.relationship_status, tattoos: profile.tattoos, fictional: profile.fictional === 1,
+    interests: interests.map((i) => i.interest),
+    photos: photos.map((p) => ({ ...p, is_main: p.is_main === 1 })),
+    hiddenPhotos, blockedByMe, liked, own,
+  };
+}
+
+async function requireOwnProfile(db: Kysely<Database>, user: User): Promise<number> {
+  const id = await profileIdOf(db, user);
+  if (id === null) throw new ProfileRuleError('no_profile', 'error.invalid_input', 400);
+  return id;
+}
+
+async function requireTarget(db: Kysely<Database>, site: Site, profileId: number, ownId: number) {
+  if (profileId === ownId) throw new ProfileRuleError('self', 'error.invalid_input', 400);
+  const target = await db.selectFrom('profiles').select(['id', 'name', 'invisible', 'status']).where('id', '=', profileId).where('site_id', '=', site.id).executeTakeFirst();
+  if (!target || target.status !== 'active') throw new ProfileRuleError('not_found', 'error.not_found', 404);
+  return target;
+}
+
+export async function blockProfile(app: AppContext, site: Site, user: User, profileId: number) {
+  const db = app.db.db;
+  const own = await requireOwnProfile(db, user);
+  await requireTarget(db, site, profileId, own);
+  await db.insertInto('blocks').values({ blocker_profile_id: own, blocked_profile_id: profileId, created_at: app.clock.now() }).onConflict((oc) => oc.doNothing()).execute();
+}
+
+export async function unblockProfile(app: AppContext, site: Site, user: User, profileId: number) {
+  const db = app.db.db;
+  const own = await requireOwnProfile(db, user);
+  await db.deleteFrom('blocks').where('blocker_profile_id', '=', own).where('blocked_profile_id', '=', profileId).execute();
+}
+
+/** A complaint about a profile; it lands in the moderation queue. */
+export async function reportProfile(app: AppContext, site: Site, user: User, input: { profile_id: number; reason: string; details?: string }) {
+  const db = app.db.db;
+  const own = await requireOwnProfile(db, user);
+  await requireTarget(db, site, input.profile_id, own);
+  await db.insertInto('reports').values({
+    reporter_profile_id: own, profile_id: input.profile_id, reason: input.reason, details: input.details || null, status: 'open', created_at: app.clock.now(),
+  }).execute();
+}
+
+/**
+ * Likes a profile: free members 4 a day (premium unlimited); invisible members cannot be liked first,
+ * blocked members not at all. A like back is a match.
+ */
+export async function likeProfile(app: AppContext, site: Site, user: User, profileId: number, source: string): Promise<{ match: boolean; remaining: number | null }> {
+  const db = app.db.db;
+  const now = app.clock.now();
+  const own = await requireOwnProfile(db, user);
+  const target = await requireTarget(db, site, profileId, own);
+  const blocked = await db.selectFrom('blocks').select('created_at').where((eb) => eb.or([
+    eb.and([eb('blocker_profile_id', '=', own), eb('blocked_profile_id', '=', profileId)]),
+    eb.and([eb('blocker_profile_id', '=', profileId), eb('blocked_profile_id', '=', own)]),
+  ])).executeTakeFirst();
+  if (blocked) throw new ProfileRuleError('blocked', 'like.blocked', 403);
+  const likedBack = await db.selectFrom('likes').select('created_at').where('liker_profile_id', '=', profileId).where('liked_profile_id', '=', own).executeTakeFirst();
+  if (target.invisible === 1 && !likedBack) throw new ProfileRuleError('invisible', 'like.invisible', 403);
+  const dayStart = now - (now % DAY);
+  return db.transaction().execute(async (trx) => {
+    const already = await trx.selectFrom('likes').select('created_at').where('liker_profile_id', '=', own).where('liked_profile_id', '=', profileId).executeTakeFirst();
+    const [{ n }] = await trx.selectFrom('likes').select((eb) => eb.fn.countAll<number>().as('n')).where('liker_profile_id', '=', own).where('created_at', '>=', dayStart).execute();
+    const usedToday = Number(n);
+    if (already) return { match: Boolean(likedBack), remaining: user.paid_user ? null : Math.max(0, FREE_LIKES_PER_DAY - usedToday) };
+    if (!user.paid_user && usedToday >= FREE_LIKES_PER_DAY) throw new ProfileRuleError('like_limit', 'like.limit', 429, { count: FREE_LIKES_PER_DAY });
+    await trx.insertInto('likes').values({ liker_profile_id: own, liked_profile_id: profileId, source, is_new: 1, created_at: now }).execute();
+    return { match: Boolean(likedBack), remaining: user.paid_user ? null : FREE_LIKES_PER_DAY - usedToday - 1 };
+  });
+}

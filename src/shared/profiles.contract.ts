@@ -1,0 +1,55 @@
+import * as v from 'valibot';
+import { FREE_LIKES_PER_DAY, MIN_AGE } from './constants';
+import { GENDERS } from './profile-options';
+
+const Age = v.pipe(v.string(), v.regex(/^\d{1,3}$/), v.transform(Number), v.minValue(MIN_AGE), v.maxValue(99));
+
+/** GET /api/search.php (and /members?…) — search filters as query parameters. */
+export const SearchQuerySchema = v.pipe(
+  v.object({
+    gender: v.optional(v.picklist(GENDERS)),
+    country: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{2}$/))),
+    countryregion: v.optional(v.pipe(v.string(), v.maxLength(64), v.regex(/^[a-z0-9-]*$/))),
+    min_age: v.optional(Age),
+    max_age: v.optional(Age),
+    page: v.optional(v.pipe(v.string(), v.regex(/^\d{1,3}$/), v.transform(Number), v.minValue(1), v.maxValue(500))),
+  }),
+  v.check((f) => f.min_age === undefined || f.max_age === undefined || f.min_age <= f.max_age, 'search.age_order'),
+);
+export type SearchQuery = v.InferOutput<typeof SearchQuerySchema>;
+export const SEARCH_PAGE_SIZE = 24;
+/** Fewer results than this, and similar profiles are suggested too. */
+export const SIMILAR_THRESHOLD = 6;
+
+export const REPORT_REASONS = ['fake', 'spam', 'offensive', 'underage', 'scam', 'other'] as const;
+export const ReportSchema = v.object({
+  profile_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  reason: v.picklist(REPORT_REASONS),
+  details: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(1000))),
+});
+export const ProfileIdSchema = v.object({ profile_id: v.pipe(v.number(), v.integer(), v.minValue(1)) });
+export const LIKE_SOURCES = ['profile', 'search', 'match_finder', 'swipe', 'like_modal'] as const;
+export const LikeSchema = v.object({
+  profile_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  source: v.optional(v.picklist(LIKE_SOURCES), 'profile'),
+});
+export { FREE_LIKES_PER_DAY };
+
+/** A profile as it appears in lists. */
+export interface ProfileCard {
+  id: number;
+  name: string;
+  age: number;
+  city: string | null;
+  region: string | null;
+  country: string;
+  fictional: boolean;
+  thumb: string | null;
+}
+export interface SearchResult {
+  pageNumber: number;
+  results: ProfileCard[];
+  numResults: number;
+  similar: ProfileCard[];
+  similarCount: number;
+}
