@@ -1,0 +1,8 @@
+import { api, call } from '../api/client';
+
+export const likeProfile = (profile_id: number, source = 'profile') =>
+  call(() => api.post('like.php', { json: { profile_id, source }, retry: 0 }).json<{ match: boolean; remaining: number | null }>());
+export const blockProfile = (profile_id: number) => call(() => api.post('block.php', { json: { profile_id }, retry: 0 }).json());
+export const unblockProfile = (profile_id: number) => call(() => api.delete('block.php', { json: { profile_id } }).json());
+export const reportProfile = (profile_id: number, reason: string, details: string) =>
+  call(() => api.post('report.php', { json: { profile_id, reason, details }, retry: 0 }).json());
