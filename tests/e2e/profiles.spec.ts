@@ -1,0 +1,88 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, skipEntryWarning, test, tr } from './fixtures';
+import { linkFromMail } from './mail-server';
+
+const PASSWORD = 'a long passphrase 42';
+const t = (key: string, vars: Record<string, string | number> = {}) =>
+  tr('en', key).replace(/\{\{(\w+)\}\}/g, (_m, name: string) => String(vars[name] ?? ''));
+
+/** A confirmed member with a known name, created through the API and activated in place. */
+async function createMember(request: APIRequestContext, name: string, gender: 'male' | 'female', birth: string) {
+  const email = `${name.toLowerCase()}-${Date.now()}@example.com`;
+  const res = await request.post('/api/signup.php', { data: { email, name, password: PASSWORD, date_of_birth: birth, gender } });
+  expect(res.status()).toBe(200);
+  await request.get('/api/logout.php');
+  return { email, name };
+}
+
+async function login(page: Page, email: string) {
+  await page.goto('/login');
+  await page.getByLabel(tr('en', 'auth.email')).fill(email);
+  await page.getByLabel(tr('en', 'auth.password')).fill(PASSWORD);
+  await page.getByRole('button', { name: tr('en', 'auth.login_button') }).click();
+  await expect(page).toHaveURL(/\/members/);
+}
+
+test('a visitor searches members and is asked to sign up to like', async ({ page, isMobile }) => {
+  await skipEntryWarning(page);
+  await page.goto('/members?gender=female&min_age=40&max_age=60');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(t('search.title'));
+  await expect(page.locator('.profile-card').first()).toBeVisible();
+  await page.locator('.profile-card a').first().click();
+  await expect(page).toHaveURL(/\/members\/\d+$/);
+  await page.getByRole('link', { name: t('profile.like') }).click();
+  if (isMobile) await expect(page).toHaveURL(/\/members\/\d+\/signup$/);
+  else await expect(page.getByRole('dialog', { name: t('nav.signup') })).toBeVisible();
+});
+
+test('the gay site does not let visitors search', async ({ page }) => {
+  await skipEntryWarning(page);
+  await page.goto('http://gay.localhost:4399/members');
+  await expect(page).toHaveURL(/\/login\?next=\/members$/);
+});
+
+test('a member finds another by filters, likes and blocks them; the blocked one is shut out', async ({ page, browser, request, baseURL }) => {
+  await skipEntryWarning(page);
+  const stamp = Date.now() % 100000;
+  const hunter = await createMember(request, `Hunter${stamp}`, 'male', '1980-03-03');
+  const target = await createMember(request, `Target${stamp}`, 'female', '1992-07-07');
+  for (const m of [hunter, target]) {
+    const link = await linkFromMail(m.email, '/api/activate.php?token=');
+    await request.get(link.replace(/^https?:\/\/[^/]+/, ''));
+    await request.post('/api/user.php', { data: { email: m.email, password: PASSWORD } });
+    await request.patch('/api/profile.php', { data: { country: 'NL', region: 'utrecht', city: 'Utrecht' } });
+    await request.get('/api/logout.php');
+  }
+  await login(page, hunter.email);
+  await page.goto('/members');
+  await page.getByLabel(t('search.gender')).selectOption('female');
+  await page.getByLabel(t('search.country')).selectOption('NL');
+  await expect(page.getByLabel(t('search.region'))).toBeVisible();
+  await page.getByLabel(t('search.region')).selectOption('utrecht');
+  await page.getByLabel(t('search.min_age')).fill('30');
+  await page.getByLabel(t('search.max_age')).fill('40');
+  await page.getByRole('button', { name: t('search.submit') }).click();
+  await page.getByRole('link', { name: target.name }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(target.name);
+  await page.getByRole('button', { name: t('profile.like') }).click();
+  await expect(page.getByText(t('like.sent', { name: target.name }))).toBeVisible();
+  await page.getByRole('button', { name: t('profile.block') }).click();
+  await expect(page.getByText(t('profile.blocked_done', { name: target.name }))).toBeVisible();
+
+  // The blocked member cannot open the blocker's profile and no longer finds them.
+  const other = await browser.newContext({ baseURL });
+  const otherPage = await other.newPage();
+  await skipEntryWarning(otherPage);
+  await login(otherPage, target.email);
+  await otherPage.goto(`/members?gender=male&country=NL&countryregion=utrecht`);
+  await expect(otherPage.locator('.result-count')).toBeVisible();
+  await expect(otherPage.getByRole('link', { name: hunter.name })).toHaveCount(0);
+  // …and the blocker no longer finds them either.
+  await page.goto('/members?gender=female&country=NL&countryregion=utrecht');
+  await expect(page.getByRole('link', { name: target.name })).toHaveCount(0);
+  const hunterProfile = await page.evaluate(() => fetch('/api/user.php').then((r) => r.json()).then((b) => b.user.profile.id));
+  const res = await otherPage.goto(`/members/${hunterProfile}`);
+  expect(res?.status()).toBe(403);
+  await expect(otherPage.getByRole('heading', { level: 1 })).toHaveText(t('profile.blocked', { name: hunter.name }));
+  await other.close();
+});
