@@ -19,6 +19,8 @@ export interface Config {
   seedOnEmpty: boolean;
   seedProfiles: number;
   affiliateApiKey: string | null;
+  /** site-id:email pairs that get the staff role on start (STAFF_EMAILS). */
+  staffEmails: { siteId: string; email: string }[];
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -41,5 +43,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedOnEmpty: env.SEED_ON_EMPTY !== '0',
     seedProfiles: Number(env.SEED_PROFILES ?? 2000),
     affiliateApiKey: env.AFFILIATE_API_KEY || null,
+    staffEmails: (env.STAFF_EMAILS ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry.includes(':'))
+      .map((entry) => ({ siteId: entry.slice(0, entry.indexOf(':')), email: entry.slice(entry.indexOf(':') + 1).toLowerCase() })),
   };
 }

@@ -39,6 +39,9 @@ async function loadAstroHandler(): Promise<AstroHandler> {
 export async function startServer(config: Config = readConfig(), overrides: Partial<AppContext> = {}): Promise<RunningServer> {
   const app = await createAppContext(config, overrides);
   if (config.seedOnEmpty) await seedIfEmpty(app);
+  for (const staff of config.staffEmails) {
+    await app.db.db.updateTable('users').set({ role: 'staff' }).where('site_id', '=', staff.siteId).where('email_normalized', '=', staff.email).execute();
+  }
 
   const secure = config.publicOrigin?.startsWith('https:') ?? false;
   const staticLayer = new StaticLayer(config.clientDir, app.sites, secure);

@@ -139,8 +139,9 @@ export const DEMO_PASSWORD = 'kindred-demo-2026';
 export function demoMembers(site: Site) {
   const domain = site.domains[0];
   return [
-    { email: `free@${domain}`, name: 'DemoFree', paid: false, credits: site.signup_credits },
-    { email: `premium@${domain}`, name: 'DemoPremium', paid: true, credits: 500 },
+    { email: `free@${domain}`, name: 'DemoFree', paid: false, credits: site.signup_credits, staff: false },
+    { email: `premium@${domain}`, name: 'DemoPremium', paid: true, credits: 500, staff: false },
+    { email: `moderator@${domain}`, name: 'Moderator', paid: false, credits: 0, staff: true },
   ];
 }
 
@@ -158,7 +159,7 @@ export async function seedDemoMembers(app: AppContext): Promise<void> {
         const user = await trx
           .insertInto('users')
           .values({
-            site_id: site.id, email: member.email, email_normalized: member.email, password_hash: passwordHash, status: 'confirmed', role: 'member',
+            site_id: site.id, email: member.email, email_normalized: member.email, password_hash: passwordHash, status: 'confirmed', role: member.staff ? 'staff' : 'member',
             credits: 0, paid_user: member.paid ? 1 : 0, language: site.domain_language.slice(0, 2), email_prefs: '{}', push_prefs: '{}',
             tracking: null, signup_message: null, target_profile_id: null, api_signup: 0, created_at: now, confirmed_at: now, deleted_at: null, erased_at: null,
           })
@@ -170,10 +171,10 @@ export async function seedDemoMembers(app: AppContext): Promise<void> {
             site_id: site.id, user_id: user.id, name: member.name, gender: female ? 'female' : 'male', sexuality: site.niche === 7 ? 'gay' : 'hetero',
             birth_date: '1985-06-15', country: site.countries[0], region: REGIONS[site.countries[0]]?.[0]?.code ?? null, city: REGIONS[site.countries[0]]?.[0]?.cities[0] ?? null,
             hair_color: 'brown', eye_color: 'blue', body_type: 'average', relationship_status: 'single', tattoos: 'none', about: null,
-            fictional: 0, invisible: 0, status: 'active', last_active_at: now, created_at: now,
+            fictional: 0, invisible: member.staff ? 1 : 0, status: 'active', last_active_at: now, created_at: now,
           })
           .execute();
-        await applyCredits(trx, { userId: user.id, delta: member.credits, reason: member.paid ? 'purchase' : 'signup_bonus', key: 'demo_seed', now });
+        if (member.credits > 0) await applyCredits(trx, { userId: user.id, delta: member.credits, reason: member.paid ? 'purchase' : 'signup_bonus', key: 'demo_seed', now });
       });
     }
   }

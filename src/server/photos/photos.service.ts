@@ -67,3 +67,61 @@ export async function uploadPhoto(app: AppContext, user: User, body: Buffer) {
     throw err;
   }
 }
+
+async function ownPhoto(app: AppContext, user: User, photoId: number) {
+  const photo = await app.db.db
+    .selectFrom('photos')
+    .innerJoin('profiles', 'profiles.id', 'photos.profile_id')
+    .select(['photos.id', 'photos.profile_id', 'photos.filename', 'photos.thumb_filename', 'photos.is_main'])
+    .where('photos.id', '=', photoId)
+    .where('profiles.user_id', '=', user.id)
+    .executeTakeFirst();
+  if (!photo) throw new PhotoError('not_found', 'error.not_found', 404);
+  return photo;
+}
+
+/** Makes one of the member's photos the main image. */
+export async function setMainPhoto(app: AppContext, user: User, photoId: number) {
+  const photo = await ownPhoto(app, user, photoId);
+  await app.db.db.transaction().execute(async (trx) => {
+    await trx.updateTable('photos').set({ is_main: 0 }).where('profile_id', '=', photo.profile_id).execute();
+    await trx.updateTable('photos').set({ is_main: 1 }).where('id', '=', photo.id).execute();
+  });
+}
+
+/** Deletes one of the member's photos and its files; the next photo becomes main if needed. */
+export async function deletePhoto(app: AppContext, user: User, photoId: number) {
+  const photo = await ownPhoto(app, user, photoId);
+  await app.db.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('photos').where('id', '=', photo.id).execute();
+    if (photo.is_main) {
+      const next = await trx.selectFrom('photos').select('id').where('profile_id', '=', photo.profile_id).where('status', '!=', 'rejected').orderBy('id').executeTakeFirst();
+      if (next) await trx.updateTable('photos').set({ is_main: 1 }).where('id', '=', next.id).execute();
+    }
+  });
+  await Promise.all([photo.filename, photo.thumb_filename].map((f) => unlink(path.join(app.config.uploadDir, f)).catch(() => undefined)));
+}
+
+/** The member's own photos in every state. */
+export function listOwnPhotos(app: AppContext, profileId: number) {
+  return app.db.db.selectFrom('photos').select(['id', 'filename', 'thumb_filename', 'status', 'is_main']).where('profile_id', '=', profileId).orderBy('is_main', 'desc').orderBy('id').execute();
+}
+
+/** Moderation: approve ('active', public) or reject a photo waiting for inspection. */
+export async function moderatePhoto(app: AppContext, photoId: number, decision: 'approve' | 'reject') {
+  const updated = await app.db.db
+    .updateTable('photos')
+    .set({ status: decision === 'approve' ? 'active' : 'rejected', ...(decision === 'reject' ? { is_main: 0 } : {}) })
+    .where('id', '=', photoId)
+    .where('status', '=', 'under inspection')
+    .returning(['id', 'profile_id'])
+    .executeTakeFirst();
+  if (!updated) throw new PhotoError('not_found', 'error.not_found', 404);
+  if (decision === 'reject') {
+    const hasMain = await app.db.db.selectFrom('photos').select('id').where('profile_id', '=', updated.profile_id).where('is_main', '=', 1).executeTakeFirst();
+    if (!hasMain) {
+      const next = await app.db.db.selectFrom('photos').select('id').where('profile_id', '=', updated.profile_id).where('status', '!=', 'rejected').orderBy('id').executeTakeFirst();
+      if (next) await app.db.db.updateTable('photos').set({ is_main: 1 }).where('id', '=', next.id).execute();
+    }
+  }
+}

@@ -1,21 +1,72 @@
 import { Hono } from 'hono';
+import * as v from 'valibot';
+import { INTERESTS } from '../../../shared/profile-options';
 import type { AppContext } from '../../app-context';
-import { uploadPhoto } from '../../photos/photos.service';
-import { requireUser, ruleErrorResponse } from '../session';
+import { deletePhoto, listOwnPhotos, moderatePhoto, setMainPhoto, uploadPhoto } from '../../photos/photos.service';
+import { profileIdOf } from '../../profiles/profiles.service';
+import { jsonError } from '../http-errors';
+import { handler, requireUser, ruleErrorResponse } from '../session';
 import type { ApiEnv } from '../types';
 
-/** POST /api/photos.php — the image itself is the body (image/jpeg, png, webp or heic). */
+const PhotoId = v.object({ photo_id: v.pipe(v.number(), v.integer(), v.minValue(1)) });
+const Interests = v.object({ interests: v.pipe(v.array(v.picklist(INTERESTS)), v.maxLength(INTERESTS.length)) });
+const Moderation = v.union([
+  v.object({ photo_id: v.pipe(v.number(), v.integer(), v.minValue(1)), decision: v.picklist(['approve', 'reject']) }),
+  v.object({ report_id: v.pipe(v.number(), v.integer(), v.minValue(1)), decision: v.literal('resolve') }),
+]);
+
+/** Photos (upload, main, delete), interests, the member's own profile, and moderation for staff. */
 export function photoRoutes(app: AppContext) {
   const routes = new Hono<ApiEnv>();
+  const db = app.db.db;
+
+  // POST /api/photos.php — the image itself is the body (image/jpeg, png, webp or heic).
   routes.post('/photos.php', async (c) => {
     const denied = requireUser(c);
     if (denied) return denied;
     try {
-      const photo = await uploadPhoto(app, c.var.user!, Buffer.from(await c.req.arrayBuffer()));
-      return c.json({ photo }, 201);
+      return c.json({ photo: await uploadPhoto(app, c.var.user!, Buffer.from(await c.req.arrayBuffer())) }, 201);
     } catch (err) {
       return ruleErrorResponse(c, err);
     }
   });
+  routes.delete('/photos.php', handler({ member: true, schema: PhotoId }, async (c, body, user) => {
+    await deletePhoto(app, user, body.photo_id);
+    return c.json({ deleted: true });
+  }));
+  routes.put('/photo-main.php', handler({ member: true, schema: PhotoId }, async (c, body, user) => {
+    await setMainPhoto(app, user, body.photo_id);
+    return c.json({ main: body.photo_id });
+  }));
+
+  routes.get('/my-profile.php', handler({ member: true }, async (c, _body, user) => {
+    const profile = await db.selectFrom('profiles').selectAll().where('user_id', '=', user.id).executeTakeFirst();
+    if (!profile) return jsonError(c, 404, 'not_found', 'error.not_found');
+    const interests = await db.selectFrom('profile_interests').select('interest').where('profile_id', '=', profile.id).execute();
+    return c.json({ profile, interests: interests.map((i) => i.interest), photos: await listOwnPhotos(app, profile.id) });
+  }));
+
+  routes.put('/interests.php', handler({ member: true, schema: Interests }, async (c, body, user) => {
+    const profileId = await profileIdOf(db, user);
+    if (profileId === null) return jsonError(c, 404, 'not_found', 'error.not_found');
+    const unique = [...new Set(body.interests)];
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('profile_interests').where('profile_id', '=', profileId).execute();
+      if (unique.length) await trx.insertInto('profile_interests').values(unique.map((interest) => ({ profile_id: profileId, interest }))).execute();
+    });
+    return c.json({ interests: unique });
+  }));
+
+  // Staff only: approve or reject photos, resolve reports.
+  routes.post('/moderation.php', handler({ member: true, schema: Moderation }, async (c, body, user) => {
+    if (user.role !== 'staff') return jsonError(c, 403, 'forbidden', 'moderation.staff_only');
+    if ('photo_id' in body) await moderatePhoto(app, body.photo_id, body.decision);
+    else {
+      const done = await db.updateTable('reports').set({ status: 'resolved' }).where('id', '=', body.report_id).where('status', '=', 'open').returning('id').executeTakeFirst();
+      if (!done) return jsonError(c, 404, 'not_found', 'error.not_found');
+    }
+    return c.json({ done: true });
+  }));
+
   return routes;
 }

@@ -1,0 +1,136 @@
+import { type FormEvent, useState } from 'react';
+import { ApiError } from '../../core/api/client';
+import { uploadPhoto } from '../../core/photos/actions';
+import { deletePhoto, loadOwnProfile, type OwnProfile, saveInterests, saveProfileFields, setMainPhoto } from '../../core/profile/actions';
+import { Field, SelectField } from '../shared/Field';
+import { type IslandI18n, useIslandT } from '../shared/i18n';
+
+interface Props extends IslandI18n {
+  initial: OwnProfile;
+  visibleFields: string[];
+  countries: { code: string; name: string }[];
+  regions: Record<string, { code: string; name: string }[]>;
+  options: Record<string, string[]>;
+  interests: string[];
+  photoLimit: number;
+}
+
+const SELECTS = ['gender', 'sexuality', 'relationship_status', 'hair_color', 'eye_color', 'body_type', 'tattoos'] as const;
+
+/** The member's own profile: every field, interests and photos (in every state). */
+export function ProfileEditor(props: Props) {
+  const t = useIslandT(props);
+  const [data, setData] = useState(props.initial);
+  const [fields, setFields] = useState<Record<string, string>>(() =>
+    Object.fromEntries(['country', 'region', 'city', ...SELECTS].map((k) => [k, String(props.initial.profile[k] ?? '')])));
+  const [interests, setInterests] = useState(new Set(props.initial.interests));
+  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const show = (name: string) => props.visibleFields.includes(name);
+  const fail = (err: unknown) => setStatus({ ok: false, text: err instanceof ApiError ? err.message : t('error.try_later') });
+  const reload = async () => setData(await loadOwnProfile());
+
+  async function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    try {
+      const body = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '').map(([k, value]) => [k, value]));
+      if (!fields.region) body.region = null as never;
+      await saveProfileFields(body);
+      if (show('interests')) await saveInterests([...interests]);
+      setStatus({ ok: true, text: t('myprofile.saved') });
+    } catch (err) {
+      fail(err);
+    }
+  }
+
+  async function upload(file: File | undefined) {
+    if (!file) return;
+    setStatus(null);
+    setProgress(0);
+    try {
+      await uploadPhoto(file, setProgress);
+      await reload();
+    } catch (err) {
+      fail(err);
+    } finally {
+      setProgress(null);
+    }
+  }
+
+  const photoAction = (action: () => Promise<unknown>) => async () => {
+    try {
+      await action();
+      await reload();
+    } catch (err) {
+      fail(err);
+    }
+  };
+
+  return (
+    <div className="profile-editor">
+      {status && <p className={status.ok ? 'notice' : 'alert alert-danger'} role={status.ok ? 'status' : 'alert'}>{status.text}</p>}
+      <section className="settings-section" aria-labelledby="p-photos">
+        <h2 id="p-photos">{t('myprofile.photos')}</h2>
+        <p className="field-hint">{t('myprofile.photo_count', { count: data.photos.length, limit: props.photoLimit })}</p>
+        <ul className="own-photos" role="list">
+          {data.photos.map((photo) => (
+            <li key={photo.id} data-photo-status={photo.status}>
+              <img src={`/uploads/${photo.thumb_filename}`} alt="" width="160" height="160" />
+              <span className={`photo-status status-${photo.status.replace(' ', '-')}`}>{t(`photo_status.${photo.status}`)}</span>
+              {photo.is_main ? <strong>{t('myprofile.main')}</strong> : (
+                <button type="button" className="link-button" onClick={photoAction(() => setMainPhoto(photo.id))}>{t('myprofile.make_main')}</button>
+              )}
+              <button type="button" className="link-button" onClick={photoAction(() => deletePhoto(photo.id))}>{t('myprofile.delete_photo')}</button>
+            </li>
+          ))}
+        </ul>
+        {data.photos.length < props.photoLimit && (
+          <div className="field">
+            <label htmlFor="f-new-photo" className="btn btn-outline">{t('signup.photo_choose')}</label>
+            <input id="f-new-photo" className="visually-hidden" type="file" accept="image/jpeg,image/png,image/webp,image/heic" onChange={(e) => upload(e.target.files?.[0])} disabled={progress !== null} />
+            {progress !== null && <progress max={100} value={progress} aria-label={t('signup.photo_uploading')} />}
+          </div>
+        )}
+      </section>
+
+      <form className="settings-section" onSubmit={save} aria-labelledby="p-details">
+        <h2 id="p-details">{t('myprofile.details')}</h2>
+        <div className="editor-grid">
+          {show('country') && (
+            <SelectField name="country" label={t('signup.label_country')} value={fields.country} options={props.countries.map((c) => ({ value: c.code, label: c.name }))}
+              onChange={(country) => setFields({ ...fields, country, region: '' })} />
+          )}
+          {show('region') && (props.regions[fields.country] ?? []).length > 0 && (
+            <SelectField name="region" label={t('signup.label_region')} value={fields.region} placeholder={t('signup.choose')}
+              options={(props.regions[fields.country] ?? []).map((r) => ({ value: r.code, label: r.name }))} onChange={(region) => setFields({ ...fields, region })} />
+          )}
+          {show('city') && <Field name="city" label={t('signup.label_city')} value={fields.city} maxLength={96} onChange={(e) => setFields({ ...fields, city: e.target.value })} />}
+          {SELECTS.filter(show).map((name) => (
+            <SelectField key={name} name={name} label={t(`signup.label_${name}`)} value={fields[name]} placeholder={t('signup.choose')}
+              options={props.options[name].map((value) => ({ value, label: t(`option.${name}.${value}`) }))} onChange={(value) => setFields({ ...fields, [name]: value })} />
+          ))}
+        </div>
+        {show('interests') && (
+          <fieldset className="field">
+            <legend>{t('profile.interests')}</legend>
+            <p className="field-hint">{t('myprofile.interests_hint')}</p>
+            <div className="interest-grid">
+              {props.interests.map((interest) => (
+                <label key={interest} className="choice">
+                  <input type="checkbox" checked={interests.has(interest)} onChange={(e) => {
+                    const next = new Set(interests);
+                    if (e.target.checked) next.add(interest);
+                    else next.delete(interest);
+                    setInterests(next);
+                  }} />
+                  {t(`interest.${interest}`)}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        )}
+        <div className="form-actions"><button className="btn btn-primary" type="submit">{t('myprofile.save')}</button></div>
+      </form>
+    </div>
+  );
+}
