@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
+import sharp from 'sharp';
 import { expect, skipEntryWarning, test, tr } from './fixtures';
 import { linkFromMail } from './mail-server';
 
@@ -15,10 +16,10 @@ async function createMember(request: APIRequestContext, name: string, gender: 'm
   return { email, name };
 }
 
-async function login(page: Page, email: string) {
+async function login(page: Page, email: string, password = PASSWORD) {
   await page.goto('/login');
   await page.getByLabel(tr('en', 'auth.email')).fill(email);
-  await page.getByLabel(tr('en', 'auth.password')).fill(PASSWORD);
+  await page.getByLabel(tr('en', 'auth.password')).fill(password);
   await page.getByRole('button', { name: tr('en', 'auth.login_button') }).click();
   await expect(page).toHaveURL(/\/members/);
 }
@@ -85,4 +86,41 @@ test('a member finds another by filters, likes and blocks them; the blocked one 
   expect(res?.status()).toBe(403);
   await expect(otherPage.getByRole('heading', { level: 1 })).toHaveText(t('profile.blocked', { name: hunter.name }));
   await other.close();
+});
+
+test('a member fills the whole profile and uploads a photo; a moderator approves it', async ({ page, browser, baseURL, request }) => {
+  await skipEntryWarning(page);
+  const stamp = Date.now() % 100000;
+  const me = await createMember(request, `Filler${stamp}`, 'female', '1988-08-08');
+  await login(page, me.email);
+  await page.goto('/profile');
+  await page.getByLabel(t('signup.label_country')).selectOption('NL');
+  await page.getByLabel(t('signup.label_region')).selectOption('utrecht');
+  await page.getByLabel(t('signup.label_city')).fill('Amersfoort');
+  for (const [field, value] of [['sexuality', 'bi'], ['relationship_status', 'single'], ['hair_color', 'red'], ['eye_color', 'green'], ['body_type', 'curvy'], ['tattoos', 'some']]) {
+    await page.getByRole('combobox', { name: t(`signup.label_${field}`) }).selectOption(value);
+  }
+  await page.getByLabel(tr('en', 'interest.wine')).check();
+  await page.getByLabel(tr('en', 'interest.hiking')).check();
+  await page.getByRole('button', { name: t('myprofile.save') }).click();
+  await expect(page.getByText(t('myprofile.saved'))).toBeVisible();
+  const png = await sharp({ create: { width: 500, height: 500, channels: 3, background: '#e67' } }).png().toBuffer();
+  await page.locator('#f-new-photo').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
+  await expect(page.locator('[data-photo-status="under inspection"]')).toBeVisible();
+  await expect(page.getByText(t('photo_status.under inspection'))).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel(t('signup.label_city'))).toHaveValue('Amersfoort');
+  await expect(page.getByLabel(tr('en', 'interest.wine'))).toBeChecked();
+
+  const mod = await browser.newContext({ baseURL });
+  const modPage = await mod.newPage();
+  await skipEntryWarning(modPage);
+  await login(modPage, 'moderator@kindred.example', 'kindred-demo-2026');
+  await modPage.goto('/moderation');
+  const card = modPage.locator('li[data-moderation-photo]', { hasText: me.name });
+  await card.getByRole('button', { name: t('moderation.approve') }).click();
+  await expect(card).toHaveCount(0);
+  await mod.close();
+  await page.reload();
+  await expect(page.locator('[data-photo-status="active"]')).toBeVisible();
 });
