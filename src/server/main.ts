@@ -15,6 +15,7 @@ import { AUTH_COOKIE } from './api/session';
 import { parseCookies } from './context/request-context';
 import { StaticLayer } from './static/static-layer';
 import { createUploadHandler } from './static/uploads';
+import { preloadGeocoder } from './geo/geocode.service';
 
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals: object) => Promise<void>;
 
@@ -107,6 +108,14 @@ export async function startServer(config: Config = readConfig(), overrides: Part
   eraser.unref();
 
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  // The offline city index takes a moment to build: do it now rather than on the first geocode request.
+  setImmediate(() => {
+    try {
+      preloadGeocoder();
+    } catch (err) {
+      app.logger.error({ err }, 'geocoder preload failed');
+    }
+  });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://localhost:${port}`;

@@ -45,7 +45,7 @@ for (const dialect of DIALECTS) {
     let t: TestApp;
     let ann: Awaited<ReturnType<typeof signupAs>>;
     const upload = (cookie: string, body: Buffer, type = 'image/jpeg') =>
-      t.request('/api/photos.php', { method: 'POST', headers: { 'content-type': type, cookie }, body });
+      t.request('/api/photos.php', { method: 'POST', headers: { 'content-type': type, cookie }, body: new Uint8Array(body) });
     const files = () => (existsSync(path.join(t.app.config.uploadDir, 'photos')) ? readdirSync(path.join(t.app.config.uploadDir, 'photos'), { recursive: true }).filter((f) => String(f).endsWith('.webp')).length : 0);
     const rows = async () => (await t.app.db.db.selectFrom('photos').select('id').execute()).length;
 
@@ -85,7 +85,7 @@ for (const dialect of DIALECTS) {
 
     it('needs a member and allows 3 photos to free members', async () => {
       const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#0a0' } }).png().toBuffer();
-      expect((await t.request('/api/photos.php', { method: 'POST', headers: { 'content-type': 'image/png' }, body: png })).status).toBe(403);
+      expect((await t.request('/api/photos.php', { method: 'POST', headers: { 'content-type': 'image/png' }, body: new Uint8Array(png) })).status).toBe(403);
       expect((await upload(ann.cookie, png, 'image/png')).status).toBe(201);
       expect((await upload(ann.cookie, png, 'image/png')).status).toBe(201);
       const fourth = await upload(ann.cookie, png, 'image/png');

@@ -139,7 +139,7 @@ test('a logged-in member sees the member navigation and keeps the chosen languag
   else await expect(page.getByRole('link', { name: tr('en', 'nav.credits') })).toBeVisible();
   await page.getByLabel(tr('en', 'nav.choose_language')).click();
   await page.getByRole('link', { name: 'Italiano' }).click();
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr('it', 'members.title'));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr('it', 'search.title'));
   const me = await page.request.get('/api/user.php');
   expect((await me.json()).user.language).toBe('it');
   await page.request.put('/api/user.php', { data: { language: 'en' } });

@@ -9,6 +9,7 @@ import { PHOTO_MAX_BYTES } from '../photos/photos.service';
 import { accountRoutes } from './routes/account.routes';
 import { photoRoutes } from './routes/photo.routes';
 import { profileRoutes } from './routes/profile.routes';
+import { geoRoutes } from './routes/geo.routes';
 import { sessionMiddleware } from './session';
 import { requireSameOriginJson } from './security';
 import type { ApiEnv } from './types';
@@ -50,6 +51,7 @@ export function createApi(app: AppContext) {
   api.route('/', accountRoutes(app));
   api.route('/', photoRoutes(app));
   api.route('/', profileRoutes(app));
+  api.route('/', geoRoutes(app));
 
   api.notFound((c) => jsonError(c, 404, 'not_found', 'error.api_not_found'));
   api.onError((err, c) => {
