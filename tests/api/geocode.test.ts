@@ -50,7 +50,7 @@ describe('GET /api/geocode.php', () => {
       await expectInvalid({ lat: bad, lon: '4.9' });
       await expectInvalid({ lat: '52.37', lon: bad });
     }
-    await expectInvalid({ lat: '52.370000000000000000000001', lon: '4.9' });
+    await expectInvalid({ lat: '52.3700000000000000000000000000001', lon: '4.9' }); // 34 characters: over the limit
   });
 
   it('refuses any string that is not a decimal number', async () => {

@@ -61,7 +61,8 @@ export function shareProfiles(sites: Site[], total: number): number[] {
  * Creates a deterministic demo population: profiles across each site's countries and regions,
  * with locale-appropriate names, every field and interests filled, and a generated avatar.
  */
-export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL): Promise<number> {
+export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL, options: { avatars?: boolean } = {}): Promise<number> {
+  const avatars = options.avatars ?? true;
   const { db } = app.db;
   const now = app.clock.now();
   const counts = shareProfiles(app.sites.sites, total);
@@ -123,10 +124,11 @@ export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL): Prom
         await trx.insertInto('profile_interests').values(interests).execute();
         const photos = chunk.map((r, k) => {
           const filename = `avatars/${ids[k].id}.svg`;
-          writeFileSync(path.join(app.config.uploadDir, filename), createAvatar(lorelei, { seed: r.avatarSeed }).toString());
+          if (avatars) writeFileSync(path.join(app.config.uploadDir, filename), createAvatar(lorelei, { seed: r.avatarSeed }).toString());
           return { profile_id: ids[k].id, filename, thumb_filename: filename, status: 'active' as const, is_main: 1, created_at: now };
         });
-        await trx.insertInto('photos').values(photos).execute();
+        // Some demo members have no public photo yet, as in real life.
+        await trx.insertInto('photos').values(photos.filter((_p, k) => k % 7 !== 3)).execute();
       }
     });
     created += rows.length;

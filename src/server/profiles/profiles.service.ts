@@ -7,7 +7,7 @@ import {
 import type { Site } from '../../shared/site.schema';
 import type { AppContext } from '../app-context';
 import { RuleError } from '../rule-error';
-import type { Database, User } from '../db/schema';
+import type { Database, Profile, User } from '../db/schema';
 
 const DAY = 86_400_000;
 
@@ -79,8 +79,8 @@ const toCard = (now: number) => (r: CardRow): ProfileCard => ({
   id: r.id, name: r.name, age: ageOn(r.birth_date, now), city: r.city, region: r.region, country: r.country, fictional: r.fictional === 1, thumb: r.thumb,
 });
 
-async function runCards(query: ReturnType<typeof cardQuery>, limit: number, offset: number, now: number) {
-  const rows = await query
+function pageQuery(query: ReturnType<typeof cardQuery>, limit: number, offset: number) {
+  return query
     .select(['profiles.id', 'profiles.name', 'profiles.birth_date', 'profiles.city', 'profiles.region', 'profiles.country', 'profiles.fictional', 'photos.thumb_filename as thumb'])
     // Recently active first; a profile with a public photo outranks one without from the same day.
     .orderBy(sql`(profiles.last_active_at / 86400000)`, 'desc')
@@ -88,9 +88,21 @@ async function runCards(query: ReturnType<typeof cardQuery>, limit: number, offs
     .orderBy('profiles.last_active_at', 'desc')
     .orderBy('profiles.id', 'desc')
     .limit(limit)
-    .offset(offset)
-    .execute();
+    .offset(offset);
+}
+
+async function runCards(query: ReturnType<typeof cardQuery>, limit: number, offset: number, now: number) {
+  const rows = await pageQuery(query, limit, offset).execute();
   return (rows as CardRow[]).map(toCard(now));
+}
+
+/** The two statements a search runs (count and first page), compiled, for query plans in the benchmark. */
+export function searchStatements(app: AppContext, site: Site, filters: SearchQuery) {
+  const base = cardQuery(app.db.db, site, null, filters, app.clock.now());
+  return {
+    count: base.select((eb) => eb.fn.countAll<number>().as('n')).compile(),
+    page: pageQuery(base, SEARCH_PAGE_SIZE, 0).compile(),
+  };
 }
 
 /** Member search with the spec's filters; suggests similar profiles when results are few. */
@@ -120,20 +132,10 @@ export async function searchProfiles(app: AppContext, site: Site, viewer: User |
   return { pageNumber: page, results, numResults, similar, similarCount };
 }
 
-export interface ProfileView {
-  id: number;
-  name: string;
+/** The public fields of a profile, as a viewer sees them. */
+export interface ProfileView
+  extends Pick<Profile, 'id' | 'name' | 'gender' | 'sexuality' | 'country' | 'region' | 'city' | 'hair_color' | 'eye_color' | 'body_type' | 'relationship_status' | 'tattoos'> {
   age: number;
-  gender: string;
-  sexuality: string;
-  country: string;
-  region: string | null;
-  city: string | null;
-  hair_color: string | null;
-  eye_color: string | null;
-  body_type: string | null;
-  relationship_status: string | null;
-  tattoos: string | null;
   fictional: boolean;
   interests: string[];
   photos: { id: number; filename: string; thumb_filename: string; status: string; is_main: boolean }[];

@@ -7,12 +7,12 @@ import type { ApiEnv } from '../types';
 
 /**
  * A decimal coordinate in a range. Plain decimals only ("52.37", "-4", ".5", "1e-7" as String(number) writes tiny
- * values); no empty strings (Number('') is 0), whitespace, hex or "Infinity". 24 characters fit every String(number).
+ * values); no empty strings (Number('') is 0), whitespace, hex or "Infinity". 32 characters fit every String(number) (down to 1e-7 it is written out in decimals: up to 26).
  */
 const coordinate = (max: number) =>
   v.pipe(
     v.string(),
-    v.maxLength(24),
+    v.maxLength(32),
     v.regex(/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i),
     v.transform(Number),
     v.number(),
