@@ -20,6 +20,8 @@ export interface ProfileTable {
   about: string | null;
   fictional: number;
   invisible: number;
+  /** 1 when the main photo is approved; kept by the photo service, used to rank search results. */
+  has_photo: Generated<number>;
   status: 'active' | 'disabled' | 'deleted';
   last_active_at: number;
   created_at: number;

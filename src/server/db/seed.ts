@@ -128,7 +128,9 @@ export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL, optio
           return { profile_id: ids[k].id, filename, thumb_filename: filename, status: 'active' as const, is_main: 1, created_at: now };
         });
         // Some demo members have no public photo yet, as in real life.
-        await trx.insertInto('photos').values(photos.filter((_p, k) => k % 7 !== 3)).execute();
+        const withPhoto = photos.filter((_p, k) => k % 7 !== 3);
+        await trx.insertInto('photos').values(withPhoto).execute();
+        await trx.updateTable('profiles').set({ has_photo: 1 }).where('id', 'in', withPhoto.map((p) => p.profile_id)).execute();
       }
     });
     created += rows.length;

@@ -68,6 +68,22 @@ export async function uploadPhoto(app: AppContext, user: User, body: Buffer) {
   }
 }
 
+/** Re-derives a profile's has_photo flag (approved main photo) after a photo change. */
+async function refreshHasPhoto(app: AppContext, profileId: number) {
+  await app.db.db
+    .updateTable('profiles')
+    .set((eb) => ({
+      has_photo: eb
+        .case()
+        .when(eb.exists(eb.selectFrom('photos').select('photos.id').where('photos.profile_id', '=', profileId).where('photos.is_main', '=', 1).where('photos.status', '=', 'active')))
+        .then(1)
+        .else(0)
+        .end(),
+    }))
+    .where('id', '=', profileId)
+    .execute();
+}
+
 async function ownPhoto(app: AppContext, user: User, photoId: number) {
   const photo = await app.db.db
     .selectFrom('photos')
@@ -87,6 +103,7 @@ export async function setMainPhoto(app: AppContext, user: User, photoId: number)
     await trx.updateTable('photos').set({ is_main: 0 }).where('profile_id', '=', photo.profile_id).execute();
     await trx.updateTable('photos').set({ is_main: 1 }).where('id', '=', photo.id).execute();
   });
+  await refreshHasPhoto(app, photo.profile_id);
 }
 
 /** Deletes one of the member's photos and its files; the next photo becomes main if needed. */
@@ -99,6 +116,7 @@ export async function deletePhoto(app: AppContext, user: User, photoId: number) 
       if (next) await trx.updateTable('photos').set({ is_main: 1 }).where('id', '=', next.id).execute();
     }
   });
+  await refreshHasPhoto(app, photo.profile_id);
   await Promise.all([photo.filename, photo.thumb_filename].map((f) => unlink(path.join(app.config.uploadDir, f)).catch(() => undefined)));
 }
 
@@ -124,4 +142,5 @@ export async function moderatePhoto(app: AppContext, photoId: number, decision: 
       if (next) await app.db.db.updateTable('photos').set({ is_main: 1 }).where('id', '=', next.id).execute();
     }
   }
+  await refreshHasPhoto(app, updated.profile_id);
 }

@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { ageOn } from '../../shared/accounts.contract';
 import { FREE_LIKES_PER_DAY } from '../../shared/constants';
 import {
@@ -61,11 +61,8 @@ interface Filters {
   max_age?: number;
 }
 
-function cardQuery(db: Kysely<Database>, site: Site, viewerProfileId: number | null, f: Filters, now: number) {
-  let q = db
-    .selectFrom('profiles')
-    .leftJoin('photos', (join) => join.onRef('photos.profile_id', '=', 'profiles.id').on('photos.is_main', '=', 1).on('photos.status', '=', 'active'))
-    .where((eb) => visibleTo(eb, site.id, viewerProfileId));
+function filtered(db: Kysely<Database>, site: Site, viewerProfileId: number | null, f: Filters, now: number) {
+  let q = db.selectFrom('profiles').where((eb) => visibleTo(eb, site.id, viewerProfileId));
   if (f.gender) q = q.where('profiles.gender', '=', f.gender);
   if (f.country) q = q.where('profiles.country', '=', f.country);
   if (f.countryregion) q = q.where('profiles.region', '=', f.countryregion);
@@ -74,34 +71,48 @@ function cardQuery(db: Kysely<Database>, site: Site, viewerProfileId: number | n
   return q;
 }
 
+/** How many profiles match: the filter index alone answers it, without the photo join. */
+function countQuery(db: Kysely<Database>, site: Site, viewerProfileId: number | null, f: Filters, now: number) {
+  return filtered(db, site, viewerProfileId, f, now).select((eb) => eb.fn.countAll<number>().as('n'));
+}
+
 type CardRow = { id: number; name: string; birth_date: string; city: string | null; region: string | null; country: string; fictional: number; thumb: string | null };
 const toCard = (now: number) => (r: CardRow): ProfileCard => ({
   id: r.id, name: r.name, age: ageOn(r.birth_date, now), city: r.city, region: r.region, country: r.country, fictional: r.fictional === 1, thumb: r.thumb,
 });
 
-function pageQuery(query: ReturnType<typeof cardQuery>, limit: number, offset: number) {
+/** Ids of one page of matches, in search order; only the profile indexes are needed for this. */
+function pageQuery(query: ReturnType<typeof filtered>, limit: number, offset: number) {
   return query
-    .select(['profiles.id', 'profiles.name', 'profiles.birth_date', 'profiles.city', 'profiles.region', 'profiles.country', 'profiles.fictional', 'photos.thumb_filename as thumb'])
-    // Recently active first; a profile with a public photo outranks one without from the same day.
-    .orderBy(sql`(profiles.last_active_at / 86400000)`, 'desc')
-    .orderBy(sql`(case when photos.id is null then 1 else 0 end)`)
+    .select('profiles.id')
+    // Profiles with a public photo first, then the most recently active (profiles_rank_idx walks this order).
+    .orderBy('profiles.has_photo', 'desc')
     .orderBy('profiles.last_active_at', 'desc')
     .orderBy('profiles.id', 'desc')
     .limit(limit)
     .offset(offset);
 }
 
-async function runCards(query: ReturnType<typeof cardQuery>, limit: number, offset: number, now: number) {
-  const rows = await pageQuery(query, limit, offset).execute();
-  return (rows as CardRow[]).map(toCard(now));
+/** One page of cards: the ids first, then their details and photos for just those rows. */
+async function runCards(db: Kysely<Database>, query: ReturnType<typeof filtered>, limit: number, offset: number, now: number) {
+  const ids = (await pageQuery(query, limit, offset).execute()).map((r) => r.id);
+  if (ids.length === 0) return [];
+  const rows = (await db
+    .selectFrom('profiles')
+    .leftJoin('photos', (join) => join.onRef('photos.profile_id', '=', 'profiles.id').on('photos.is_main', '=', 1).on('photos.status', '=', 'active'))
+    .select(['profiles.id', 'profiles.name', 'profiles.birth_date', 'profiles.city', 'profiles.region', 'profiles.country', 'profiles.fictional', 'photos.thumb_filename as thumb'])
+    .where('profiles.id', 'in', ids)
+    .execute()) as CardRow[];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => (byId.has(id) ? [toCard(now)(byId.get(id) as CardRow)] : []));
 }
 
 /** The two statements a search runs (count and first page), compiled, for query plans in the benchmark. */
 export function searchStatements(app: AppContext, site: Site, filters: SearchQuery) {
-  const base = cardQuery(app.db.db, site, null, filters, app.clock.now());
+  const now = app.clock.now();
   return {
-    count: base.select((eb) => eb.fn.countAll<number>().as('n')).compile(),
-    page: pageQuery(base, SEARCH_PAGE_SIZE, 0).compile(),
+    count: countQuery(app.db.db, site, null, filters, now).compile(),
+    page: pageQuery(filtered(app.db.db, site, null, filters, now), SEARCH_PAGE_SIZE, 0).compile(),
   };
 }
 
@@ -111,10 +122,9 @@ export async function searchProfiles(app: AppContext, site: Site, viewer: User |
   const now = app.clock.now();
   const viewerProfileId = await profileIdOf(db, viewer);
   const page = filters.page ?? 1;
-  const base = cardQuery(db, site, viewerProfileId, filters, now);
-  const [{ n }] = await base.select((eb) => eb.fn.countAll<number>().as('n')).execute();
+  const [{ n }] = await countQuery(db, site, viewerProfileId, filters, now).execute();
   const numResults = Number(n);
-  const results = await runCards(base, SEARCH_PAGE_SIZE, (page - 1) * SEARCH_PAGE_SIZE, now);
+  const results = await runCards(db, filtered(db, site, viewerProfileId, filters, now), SEARCH_PAGE_SIZE, (page - 1) * SEARCH_PAGE_SIZE, now);
   let similar: ProfileCard[] = [];
   let similarCount = 0;
   if (numResults < SIMILAR_THRESHOLD) {
@@ -125,7 +135,7 @@ export async function searchProfiles(app: AppContext, site: Site, viewer: User |
       max_age: filters.max_age !== undefined ? Math.min(99, filters.max_age + 5) : undefined,
     };
     const seen = new Set(results.map((r) => r.id));
-    const candidates = await runCards(cardQuery(db, site, viewerProfileId, relaxed, now), SEARCH_PAGE_SIZE + results.length, 0, now);
+    const candidates = await runCards(db, filtered(db, site, viewerProfileId, relaxed, now), SEARCH_PAGE_SIZE + results.length, 0, now);
     similar = candidates.filter((c) => !seen.has(c.id)).slice(0, 12);
     similarCount = similar.length;
   }
