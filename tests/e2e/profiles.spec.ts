@@ -124,3 +124,16 @@ test('a member fills the whole profile and uploads a photo; a moderator approves
   await page.reload();
   await expect(page.locator('[data-photo-status="active"]')).toBeVisible();
 });
+
+test('with permission, the browser position fills country, region and city', async ({ browser, baseURL, request }) => {
+  const context = await browser.newContext({ baseURL, geolocation: { latitude: 52.09, longitude: 5.12 }, permissions: ['geolocation'] });
+  const page = await context.newPage();
+  await skipEntryWarning(page);
+  const me = await createMember(request, `Locator${Date.now() % 100000}`, 'male', '1979-09-09');
+  await login(page, me.email);
+  await page.goto('/profile');
+  await page.getByRole('button', { name: t('myprofile.use_location') }).click();
+  await expect(page.getByRole('combobox', { name: t('signup.label_region') })).toHaveValue('utrecht');
+  await expect(page.getByLabel(t('signup.label_city'))).toHaveValue(/Utrecht/);
+  await context.close();
+});

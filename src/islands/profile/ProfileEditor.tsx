@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { ApiError } from '../../core/api/client';
+import { locate } from '../../core/geo/store';
 import { uploadPhoto } from '../../core/photos/actions';
 import { deletePhoto, loadOwnProfile, type OwnProfile, saveInterests, saveProfileFields, setMainPhoto } from '../../core/profile/actions';
 import { Field, SelectField } from '../shared/Field';
@@ -29,6 +30,19 @@ export function ProfileEditor(props: Props) {
   const show = (name: string) => props.visibleFields.includes(name);
   const fail = (err: unknown) => setStatus({ ok: false, text: err instanceof ApiError ? err.message : t('error.try_later') });
   const reload = async () => setData(await loadOwnProfile());
+
+  // With the member's permission, the browser position fills country, region and city.
+  async function useLocation() {
+    setStatus(null);
+    try {
+      const place = await locate();
+      if (!place?.country) return setStatus({ ok: false, text: t('myprofile.location_failed') });
+      if (!props.countries.some((c) => c.code === place.country)) return setStatus({ ok: false, text: t('myprofile.location_elsewhere') });
+      setFields({ ...fields, country: place.country, region: place.region ?? '', city: place.city ?? fields.city });
+    } catch (err) {
+      fail(err);
+    }
+  }
 
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -95,6 +109,7 @@ export function ProfileEditor(props: Props) {
 
       <form className="settings-section" onSubmit={save} aria-labelledby="p-details">
         <h2 id="p-details">{t('myprofile.details')}</h2>
+        {show('city') && <p><button type="button" className="btn btn-outline" onClick={useLocation}>{t('myprofile.use_location')}</button></p>}
         <div className="editor-grid">
           {show('country') && (
             <SelectField name="country" label={t('signup.label_country')} value={fields.country} options={props.countries.map((c) => ({ value: c.code, label: c.name }))}
