@@ -19,6 +19,9 @@ export const FREE_PHOTOS = 3;
 export const PREMIUM_PHOTOS = 25;
 export const FREE_LIKES_PER_DAY = 4;
 export const FREE_CONVERSATIONS = 2;
+/** Swipe-game cards a day (the spec names an allowance, not its size). */
+export const SWIPES_PER_DAY_FREE = 50;
+export const SWIPES_PER_DAY_PREMIUM = 200;
 export const REACTIVATION_DAYS = 14;
 export const BADGE_CAP = 99;
 export const LOW_CREDITS_THRESHOLD = 10;

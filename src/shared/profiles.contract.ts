@@ -53,3 +53,12 @@ export interface SearchResult {
   similar: ProfileCard[];
   similarCount: number;
 }
+
+export const SwipeSchema = v.object({
+  profile_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  decision: v.picklist(['like', 'pass']),
+});
+export interface SwipeDeck {
+  cards: ProfileCard[];
+  remaining: number;
+}

@@ -137,3 +137,44 @@ test('with permission, the browser position fills country, region and city', asy
   await expect(page.getByLabel(t('signup.label_city'))).toHaveValue(/Utrecht/);
   await context.close();
 });
+
+test('the swipe game works with keys, drag and buttons', async ({ page, request, isMobile }) => {
+  await skipEntryWarning(page);
+  const me = await createMember(request, `Swiper${Date.now() % 100000}`, 'male', '1983-03-03');
+  await login(page, me.email);
+  await page.goto('/swipe-game');
+  const card = page.locator('.swipe-card');
+  const idOf = async () => card.getAttribute('data-card-id');
+  let current = await idOf();
+  expect(current).toBeTruthy();
+
+  await page.keyboard.press('ArrowRight');
+  await expect(card).not.toHaveAttribute('data-card-id', current as string);
+  current = await idOf();
+  await page.keyboard.press('ArrowLeft');
+  await expect(card).not.toHaveAttribute('data-card-id', current as string);
+  current = await idOf();
+
+  // A drag to the left passes: touch on phones, the mouse on desktop.
+  const box = (await card.boundingBox())!;
+  const y = box.y + box.height / 2;
+  if (isMobile) {
+    const at = (x: number) => ({ clientX: x, clientY: y, pointerId: 7, pointerType: 'touch', isPrimary: true, bubbles: true });
+    await card.dispatchEvent('pointerdown', at(box.x + box.width / 2));
+    await card.dispatchEvent('pointermove', at(box.x + box.width / 2 - 60));
+    await card.dispatchEvent('pointermove', at(box.x + box.width / 2 - 160));
+    await card.dispatchEvent('pointerup', at(box.x + box.width / 2 - 160));
+  } else {
+    await page.mouse.move(box.x + box.width / 2, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 - 80, y, { steps: 4 });
+    await page.mouse.move(box.x + box.width / 2 - 180, y, { steps: 4 });
+    await page.mouse.up();
+  }
+  await expect(card).not.toHaveAttribute('data-card-id', current as string);
+  current = await idOf();
+
+  await page.getByRole('button', { name: t('profile.like') }).click();
+  await expect(card).not.toHaveAttribute('data-card-id', current as string);
+  await expect(page.getByText(t('swipe.remaining', { count: 50 - 4 }))).toBeVisible();
+});

@@ -144,7 +144,17 @@ export interface LikeTable {
   created_at: number;
 }
 
+export interface SwipeTable {
+  swiper_profile_id: number;
+  target_profile_id: number;
+  /** UTC day number (epoch ms / 86,400,000). */
+  day: number;
+  decision: 'like' | 'pass';
+  created_at: number;
+}
+
 export interface Database {
+  swipes: SwipeTable;
   blocks: BlockTable;
   reports: ReportTable;
   likes: LikeTable;

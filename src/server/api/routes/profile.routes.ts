@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { LikeSchema, ProfileIdSchema, ReportSchema, SearchQuerySchema } from '../../../shared/profiles.contract';
+import { LikeSchema, ProfileIdSchema, ReportSchema, SearchQuerySchema, SwipeSchema } from '../../../shared/profiles.contract';
+import { swipe, swipeDeck } from '../../profiles/swipe.service';
 import type { AppContext } from '../../app-context';
 import * as profiles from '../../profiles/profiles.service';
 import { jsonError } from '../http-errors';
@@ -48,6 +49,10 @@ export function profileRoutes(app: AppContext) {
   }));
   routes.post('/like.php', handler({ member: true, schema: LikeSchema }, async (c, body) =>
     c.json(await profiles.likeProfile(app, c.var.ctx.site, c.var.user!, body.profile_id, body.source))));
+
+  routes.get('/swipe.php', handler({ member: true }, async (c, _body, user) => c.json(await swipeDeck(app, c.var.ctx.site, user))));
+  routes.post('/swipe.php', handler({ member: true, schema: SwipeSchema }, async (c, body, user) =>
+    c.json(await swipe(app, c.var.ctx.site, user, body.profile_id, body.decision))));
 
   return routes;
 }

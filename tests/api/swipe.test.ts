@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FREE_LIKES_PER_DAY, SWIPES_PER_DAY_FREE } from '../../src/shared/constants';
+import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
+
+const JSON_HEADERS = { 'content-type': 'application/json', cookie: 'lang=en' };
+
+for (const dialect of DIALECTS) {
+  describe(`swipe game (${dialect})`, () => {
+    let t: TestApp;
+    let cookie: string;
+    let targets: number[];
+    let everyone: number[];
+    beforeAll(async () => {
+      t = await createTestApp(dialect);
+      const res = await t.request('/api/signup.php', {
+        method: 'POST', headers: JSON_HEADERS,
+        body: JSON.stringify({ email: 'swiper@example.com', name: 'Swiper', password: 'correct horse battery', date_of_birth: '1990-05-01', gender: 'male' }),
+      });
+      cookie = `${res.headers.get('set-cookie')!.split(';')[0]}; lang=en`;
+      const now = t.clock.now();
+      const rows = await t.app.db.db.insertInto('profiles').values(Array.from({ length: SWIPES_PER_DAY_FREE + 5 }, (_, i) => ({
+        site_id: 'kindred', user_id: null, name: `Card${i}`, gender: (i % 5 === 0 ? 'male' : 'female') as 'male' | 'female', sexuality: 'hetero' as const,
+        birth_date: '1985-01-01', country: 'NL', region: null, city: null, hair_color: null, eye_color: null, body_type: null,
+        relationship_status: null, tattoos: null, about: null, fictional: 1, invisible: 0, status: 'active' as const, last_active_at: now - i, created_at: now,
+      }))).returning(['id', 'gender']).execute();
+      targets = rows.filter((r) => r.gender === 'female').map((r) => r.id);
+      everyone = [...targets, ...rows.filter((r) => r.gender === 'male').map((r) => r.id)];
+    });
+    afterAll(async () => t.close());
+
+    const deck = async () => (await (await t.request('/api/swipe.php', { headers: { ...JSON_HEADERS, cookie } })).json()) as { cards: { id: number }[]; remaining: number };
+    const swipe = (profile_id: number, decision: string) =>
+      t.request('/api/swipe.php', { method: 'POST', headers: { ...JSON_HEADERS, cookie }, body: JSON.stringify({ profile_id, decision }) });
+
+    it('deals only profiles of the gender the member looks for', async () => {
+      const { cards, remaining } = await deck();
+      expect(remaining).toBe(SWIPES_PER_DAY_FREE);
+      expect(cards.length).toBeGreaterThan(0);
+      for (const card of cards) expect(targets).toContain(card.id);
+    });
+
+    it('likes on right (within the daily like limit), passes on left, never the same card twice a day', async () => {
+      for (let i = 0; i < FREE_LIKES_PER_DAY; i++) expect((await swipe(targets[i], 'like')).status).toBe(200);
+      const overLimit = await swipe(targets[FREE_LIKES_PER_DAY], 'like');
+      expect(overLimit.status).toBe(429);
+      expect((await overLimit.json()).error).toBe('like_limit');
+      expect((await swipe(targets[FREE_LIKES_PER_DAY], 'pass')).status).toBe(200);
+      const again = await swipe(targets[0], 'pass');
+      expect(again.status).toBe(409);
+      const seen = new Set(targets.slice(0, FREE_LIKES_PER_DAY + 1));
+      for (const card of (await deck()).cards) expect(seen.has(card.id)).toBe(false);
+    });
+
+    it('stops at the daily allowance with a clear message, and deals again the next day', async () => {
+      let used = FREE_LIKES_PER_DAY + 1;
+      for (const id of everyone.slice(used)) {
+        if (used >= SWIPES_PER_DAY_FREE) break;
+        expect((await swipe(id, 'pass')).status).toBe(200);
+        used++;
+      }
+      const { cards, remaining } = await deck();
+      expect(remaining).toBe(0);
+      expect(cards).toEqual([]);
+      const refused = await swipe(everyone[everyone.length - 1], 'pass');
+      expect([409, 429]).toContain(refused.status);
+      t.clock.advance(24 * 3600 * 1000);
+      expect((await deck()).remaining).toBe(SWIPES_PER_DAY_FREE);
+    });
+
+    it('refuses bad input and visitors', async () => {
+      expect((await swipe(targets[0], 'maybe')).status).toBe(400);
+      expect((await swipe(-1, 'like')).status).toBe(400);
+      expect((await swipe(999999, 'pass')).status).toBe(404);
+      expect((await t.request('/api/swipe.php', { headers: JSON_HEADERS })).status).toBe(403);
+    });
+  });
+}
