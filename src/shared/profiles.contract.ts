@@ -62,3 +62,6 @@ export interface SwipeDeck {
   cards: ProfileCard[];
   remaining: number;
 }
+
+/** GET /api/match-finder.php — the search filters plus up to 5 interests (comma separated). */
+export const MATCH_FINDER_MAX_INTERESTS = 5;

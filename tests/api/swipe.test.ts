@@ -75,3 +75,56 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+for (const dialect of DIALECTS) {
+  describe(`match finder (${dialect})`, () => {
+    let t: TestApp;
+    let cookie: string;
+    beforeAll(async () => {
+      t = await createTestApp(dialect);
+      const res = await t.request('/api/signup.php', {
+        method: 'POST', headers: JSON_HEADERS,
+        body: JSON.stringify({ email: 'finder@example.com', name: 'Finder', password: 'correct horse battery', date_of_birth: '1980-05-01', gender: 'male' }),
+      });
+      cookie = `${res.headers.get('set-cookie')!.split(';')[0]}; lang=en`;
+      const now = t.clock.now();
+      const db = t.app.db.db;
+      const rows = await db.insertInto('profiles').values(['Wine', 'Hike', 'Both', 'None'].map((name) => ({
+        site_id: 'kindred', user_id: null, name, gender: 'female' as const, sexuality: 'hetero' as const, birth_date: '1986-01-01',
+        country: 'NL', region: 'utrecht', city: null, hair_color: null, eye_color: null, body_type: null, relationship_status: null,
+        tattoos: null, about: null, fictional: 1, invisible: 0, status: 'active' as const, last_active_at: now, created_at: now,
+      }))).returning(['id', 'name']).execute();
+      const id = (name: string) => rows.find((r) => r.name === name)!.id;
+      await db.insertInto('profile_interests').values([
+        { profile_id: id('Wine'), interest: 'wine' }, { profile_id: id('Hike'), interest: 'hiking' },
+        { profile_id: id('Both'), interest: 'wine' }, { profile_id: id('Both'), interest: 'hiking' },
+      ]).execute();
+    });
+    afterAll(async () => t.close());
+
+    const find = (query: string) => t.request(`/api/match-finder.php?${query}`, { headers: { ...JSON_HEADERS, cookie } });
+
+    it('ranks fitting profiles by shared interests', async () => {
+      const res = await find('gender=female&min_age=35&max_age=45&country=NL&countryregion=utrecht&interests=wine,hiking');
+      expect(res.status).toBe(200);
+      const { results } = await res.json();
+      const shared = results.map((r: { shared: number }) => r.shared);
+      expect(shared).toEqual([...shared].sort((a, b) => b - a));
+      expect(results[0]).toMatchObject({ name: 'Both', shared: 2 });
+      expect(results.slice(1, 3).map((r: { name: string }) => r.name).sort()).toEqual(['Hike', 'Wine']);
+      expect(results.find((r: { name: string }) => r.name === 'None').shared).toBe(0);
+    });
+
+    it('widens to the whole country when the region has too few', async () => {
+      const { results } = await (await find('gender=female&country=NL&countryregion=drenthe')).json();
+      expect(results.length).toBeGreaterThanOrEqual(4);
+    });
+
+    it('refuses unknown or too many interests, bad filters and visitors', async () => {
+      expect((await find('interests=stamps')).status).toBe(400);
+      expect((await find('interests=wine,beer,tea,sushi,music,art')).status).toBe(400);
+      expect((await find('min_age=10')).status).toBe(400);
+      expect((await t.request('/api/match-finder.php', { headers: JSON_HEADERS })).status).toBe(403);
+    });
+  });
+}

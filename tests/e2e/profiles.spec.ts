@@ -178,3 +178,22 @@ test('the swipe game works with keys, drag and buttons', async ({ page, request,
   await expect(card).not.toHaveAttribute('data-card-id', current as string);
   await expect(page.getByText(t('swipe.remaining', { count: 50 - 4 }))).toBeVisible();
 });
+
+test('the match finder guides through who, age, where and interests to likeable matches', async ({ page, request }) => {
+  await skipEntryWarning(page);
+  const me = await createMember(request, `Seeker${Date.now() % 100000}`, 'male', '1975-05-05');
+  await login(page, me.email);
+  await page.goto('/match-finder');
+  await page.getByLabel(tr('en', 'option.gender.female')).check();
+  await page.getByRole('button', { name: t('signup.next') }).click();
+  await page.getByRole('combobox', { name: t('search.min_age') }).selectOption('30');
+  await page.getByRole('combobox', { name: t('search.max_age') }).selectOption('70');
+  await page.getByRole('button', { name: t('signup.next') }).click();
+  await page.getByRole('button', { name: t('signup.next') }).click();
+  await page.getByLabel(tr('en', 'interest.wine')).check();
+  await page.getByRole('button', { name: t('finder.show') }).click();
+  await expect(page.getByRole('heading', { name: t('finder.results') })).toBeVisible();
+  const first = page.locator('.profile-card').first();
+  await first.getByRole('button', { name: t('profile.like') }).click();
+  await expect(first.getByRole('button', { name: t('profile.liked') })).toBeDisabled();
+});

@@ -6,3 +6,7 @@ export const blockProfile = (profile_id: number) => call(() => api.post('block.p
 export const unblockProfile = (profile_id: number) => call(() => api.delete('block.php', { json: { profile_id } }).json());
 export const reportProfile = (profile_id: number, reason: string, details: string) =>
   call(() => api.post('report.php', { json: { profile_id, reason, details }, retry: 0 }).json());
+
+export interface MatchCard { id: number; name: string; age: number; city: string | null; fictional: boolean; thumb: string | null; shared: number }
+export const findMatches = (query: Record<string, string>) =>
+  call(() => api.get('match-finder.php', { searchParams: query }).json<{ results: MatchCard[] }>());

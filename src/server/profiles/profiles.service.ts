@@ -95,7 +95,11 @@ function pageQuery(query: ReturnType<typeof filtered>, limit: number, offset: nu
 
 /** One page of cards: the ids first, then their details and photos for just those rows. */
 async function runCards(db: Kysely<Database>, query: ReturnType<typeof filtered>, limit: number, offset: number, now: number) {
-  const ids = (await pageQuery(query, limit, offset).execute()).map((r) => r.id);
+  return cardsByIds(db, (await pageQuery(query, limit, offset).execute()).map((r) => r.id), now);
+}
+
+/** Cards for these profile ids, in the order given. */
+async function cardsByIds(db: Kysely<Database>, ids: number[], now: number): Promise<ProfileCard[]> {
   if (ids.length === 0) return [];
   const rows = (await db
     .selectFrom('profiles')
@@ -262,4 +266,29 @@ export async function likeProfile(app: AppContext, site: Site, user: User, profi
     await trx.insertInto('likes').values({ liker_profile_id: own, liked_profile_id: profileId, source, is_new: 1, created_at: now }).execute();
     return { match: Boolean(likedBack), remaining: user.paid_user ? null : FREE_LIKES_PER_DAY - usedToday - 1 };
   });
+}
+
+/**
+ * Match finder: profiles that fit who, ages and where, ranked by how many of the chosen interests
+ * they share (then photo and recent activity). Falls back to the whole country when the region is too narrow.
+ */
+export async function findMatches(app: AppContext, site: Site, viewer: User, filters: SearchQuery, interests: string[]): Promise<(ProfileCard & { shared: number })[]> {
+  const db = app.db.db;
+  const now = app.clock.now();
+  const viewerProfileId = await profileIdOf(db, viewer);
+  const run = async (f: Filters) => {
+    // "in ()" is not valid SQL: with no interests chosen, count a value no profile has.
+    const wanted = interests.length ? interests : ['-'];
+    const q = filtered(db, site, viewerProfileId, f, now).select((eb) => [
+      'profiles.id',
+      eb.selectFrom('profile_interests').select(eb.fn.countAll<number>().as('c')).whereRef('profile_interests.profile_id', '=', 'profiles.id').where('profile_interests.interest', 'in', wanted).as('shared'),
+    ]);
+    const rows = (await q.orderBy('shared', 'desc').orderBy('profiles.has_photo', 'desc').orderBy('profiles.last_active_at', 'desc').limit(SEARCH_PAGE_SIZE).execute()) as { id: number; shared: number }[];
+    return rows;
+  };
+  let rows = await run(filters);
+  if (rows.length < SIMILAR_THRESHOLD && filters.countryregion) rows = await run({ ...filters, countryregion: undefined });
+  const shared = new Map(rows.map((r) => [r.id, Number(r.shared)]));
+  const cards = await cardsByIds(db, rows.map((r) => r.id), now);
+  return cards.map((card) => ({ ...card, shared: shared.get(card.id) ?? 0 }));
 }

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { LikeSchema, ProfileIdSchema, ReportSchema, SearchQuerySchema, SwipeSchema } from '../../../shared/profiles.contract';
+import { INTERESTS } from '../../../shared/profile-options';
+import { LikeSchema, MATCH_FINDER_MAX_INTERESTS, ProfileIdSchema, ReportSchema, SearchQuerySchema, SwipeSchema } from '../../../shared/profiles.contract';
 import { swipe, swipeDeck } from '../../profiles/swipe.service';
 import type { AppContext } from '../../app-context';
 import * as profiles from '../../profiles/profiles.service';
@@ -49,6 +50,16 @@ export function profileRoutes(app: AppContext) {
   }));
   routes.post('/like.php', handler({ member: true, schema: LikeSchema }, async (c, body) =>
     c.json(await profiles.likeProfile(app, c.var.ctx.site, c.var.user!, body.profile_id, body.source))));
+
+  routes.get('/match-finder.php', handler({ member: true }, async (c, _body, user) => {
+    const { interests: raw, ...query } = c.req.query();
+    const filters = v.safeParse(SearchQuerySchema, query);
+    const interests = (raw ?? '').split(',').filter(Boolean);
+    if (!filters.success || interests.length > MATCH_FINDER_MAX_INTERESTS || !interests.every((i) => (INTERESTS as readonly string[]).includes(i))) {
+      return jsonError(c, 400, 'invalid_input', 'error.invalid_input');
+    }
+    return c.json({ results: await profiles.findMatches(app, c.var.ctx.site, user, filters.output, interests) });
+  }));
 
   routes.get('/swipe.php', handler({ member: true }, async (c, _body, user) => c.json(await swipeDeck(app, c.var.ctx.site, user))));
   routes.post('/swipe.php', handler({ member: true, schema: SwipeSchema }, async (c, body, user) =>
