@@ -32,7 +32,7 @@ export function ProfileEditor(props: Props) {
   const reload = async () => setData(await loadOwnProfile());
 
   // With the member's permission, the browser position fills country, region and city.
-  async function useLocation() {
+  async function fillFromLocation() {
     setStatus(null);
     try {
       const place = await locate();
@@ -109,7 +109,7 @@ export function ProfileEditor(props: Props) {
 
       <form className="settings-section" onSubmit={save} aria-labelledby="p-details">
         <h2 id="p-details">{t('myprofile.details')}</h2>
-        {show('city') && <p><button type="button" className="btn btn-outline" onClick={useLocation}>{t('myprofile.use_location')}</button></p>}
+        {show('city') && <p><button type="button" className="btn btn-outline" onClick={fillFromLocation}>{t('myprofile.use_location')}</button></p>}
         <div className="editor-grid">
           {show('country') && (
             <SelectField name="country" label={t('signup.label_country')} value={fields.country} options={props.countries.map((c) => ({ value: c.code, label: c.name }))}

@@ -213,7 +213,7 @@ async function requireOwnProfile(db: Kysely<Database>, user: User): Promise<numb
 async function requireTarget(db: Kysely<Database>, site: Site, profileId: number, ownId: number) {
   if (profileId === ownId) throw new ProfileRuleError('self', 'error.invalid_input', 400);
   const target = await db.selectFrom('profiles').select(['id', 'name', 'invisible', 'status']).where('id', '=', profileId).where('site_id', '=', site.id).executeTakeFirst();
-  if (!target || target.status !== 'active') throw new ProfileRuleError('not_found', 'error.not_found', 404);
+  if (target?.status !== 'active') throw new ProfileRuleError('not_found', 'error.not_found', 404);
   return target;
 }
 
@@ -224,7 +224,7 @@ export async function blockProfile(app: AppContext, site: Site, user: User, prof
   await db.insertInto('blocks').values({ blocker_profile_id: own, blocked_profile_id: profileId, created_at: app.clock.now() }).onConflict((oc) => oc.doNothing()).execute();
 }
 
-export async function unblockProfile(app: AppContext, site: Site, user: User, profileId: number) {
+export async function unblockProfile(app: AppContext, _site: Site, user: User, profileId: number) {
   const db = app.db.db;
   const own = await requireOwnProfile(db, user);
   await db.deleteFrom('blocks').where('blocker_profile_id', '=', own).where('blocked_profile_id', '=', profileId).execute();
