@@ -2,9 +2,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JSON_HEADERS, signupMember } from '../helpers/members';
 import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
 
-const JSON_HEADERS = { 'content-type': 'application/json', cookie: 'lang=en' };
 
 function crc32(buf: Buffer): number {
   let crc = ~0;
@@ -30,15 +30,7 @@ const jpegWithGps = () =>
     .withExif({ IFD0: { Copyright: 'secret-owner', ImageDescription: 'home address' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '52/1 22/1 0/1' } })
     .toBuffer();
 
-async function signupAs(t: TestApp, name: string) {
-  const res = await t.request('/api/signup.php', {
-    method: 'POST', headers: JSON_HEADERS,
-    body: JSON.stringify({ email: `${name}@example.com`, name, password: 'correct horse battery', date_of_birth: '1990-05-01' }),
-  });
-  const cookie = `${res.headers.get('set-cookie')!.split(';')[0]}; lang=en`;
-  const { user } = await res.json();
-  return { cookie, userId: user.id as number, profileId: user.profile.id as number };
-}
+const signupAs = (t: TestApp, name: string) => signupMember(t, name);
 
 for (const dialect of DIALECTS) {
   describe(`photos and moderation (${dialect})`, () => {

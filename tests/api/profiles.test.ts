@@ -1,24 +1,17 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FREE_LIKES_PER_DAY } from '../../src/shared/constants';
+import { JSON_HEADERS, signupMember } from '../helpers/members';
 import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
 
-const JSON_HEADERS = { 'content-type': 'application/json', cookie: 'lang=en' };
 
 async function member(t: TestApp, name: string, extra: { paid?: boolean; birth?: string; gender?: 'male' | 'female'; region?: string } = {}) {
-  const email = `${name.toLowerCase()}@example.com`;
-  const res = await t.request('/api/signup.php', {
-    method: 'POST', headers: JSON_HEADERS,
-    body: JSON.stringify({ email, name, password: 'correct horse battery', date_of_birth: extra.birth ?? '1990-05-01', gender: extra.gender ?? 'female' }),
-  });
-  expect(res.status).toBe(200);
-  const cookie = `${res.headers.get('set-cookie')!.split(';')[0]}; lang=en`;
-  const { user } = await res.json();
+  const signed = await signupMember(t, name, extra);
   const db = t.app.db.db;
   // Confirmed and active, as after activation.
-  await db.updateTable('users').set({ status: 'confirmed', paid_user: extra.paid ? 1 : 0 }).where('id', '=', user.id).execute();
-  await db.updateTable('profiles').set({ status: 'active', country: 'NL', region: extra.region ?? 'utrecht' }).where('user_id', '=', user.id).execute();
-  return { cookie, userId: user.id as number, profileId: user.profile.id as number, name };
+  await db.updateTable('users').set({ status: 'confirmed', paid_user: extra.paid ? 1 : 0 }).where('id', '=', signed.userId).execute();
+  await db.updateTable('profiles').set({ status: 'active', country: 'NL', region: extra.region ?? 'utrecht' }).where('user_id', '=', signed.userId).execute();
+  return { ...signed, name };
 }
 
 const as = (cookie: string, init: RequestInit = {}) => ({ ...init, headers: { ...JSON_HEADERS, cookie, ...(init.headers ?? {}) } });

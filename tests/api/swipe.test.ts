@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FREE_LIKES_PER_DAY, SWIPES_PER_DAY_FREE } from '../../src/shared/constants';
+import { JSON_HEADERS, signupMember } from '../helpers/members';
 import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
 
-const JSON_HEADERS = { 'content-type': 'application/json', cookie: 'lang=en' };
 
 for (const dialect of DIALECTS) {
   describe(`swipe game (${dialect})`, () => {
@@ -12,11 +12,7 @@ for (const dialect of DIALECTS) {
     let everyone: number[];
     beforeAll(async () => {
       t = await createTestApp(dialect);
-      const res = await t.request('/api/signup.php', {
-        method: 'POST', headers: JSON_HEADERS,
-        body: JSON.stringify({ email: 'swiper@example.com', name: 'Swiper', password: 'correct horse battery', date_of_birth: '1990-05-01', gender: 'male' }),
-      });
-      cookie = `${res.headers.get('set-cookie')!.split(';')[0]}; lang=en`;
+      ({ cookie } = await signupMember(t, 'Swiper', { gender: 'male' }));
       const now = t.clock.now();
       const rows = await t.app.db.db.insertInto('profiles').values(Array.from({ length: SWIPES_PER_DAY_FREE + 5 }, (_, i) => ({
         site_id: 'kindred', user_id: null, name: `Card${i}`, gender: (i % 5 === 0 ? 'male' : 'female') as 'male' | 'female', sexuality: 'hetero' as const,
@@ -82,11 +78,7 @@ for (const dialect of DIALECTS) {
     let cookie: string;
     beforeAll(async () => {
       t = await createTestApp(dialect);
-      const res = await t.request('/api/signup.php', {
-        method: 'POST', headers: JSON_HEADERS,
-        body: JSON.stringify({ email: 'finder@example.com', name: 'Finder', password: 'correct horse battery', date_of_birth: '1980-05-01', gender: 'male' }),
-      });
-      cookie = `${res.headers.get('set-cookie')!.split(';')[0]}; lang=en`;
+      ({ cookie } = await signupMember(t, 'Finder', { gender: 'male', birth: '1980-05-01' }));
       const now = t.clock.now();
       const db = t.app.db.db;
       const rows = await db.insertInto('profiles').values(['Wine', 'Hike', 'Both', 'None'].map((name) => ({

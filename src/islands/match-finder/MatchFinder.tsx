@@ -3,6 +3,7 @@ import { ApiError } from '../../core/api/client';
 import { findMatches, likeProfile, type MatchCard } from '../../core/profiles/actions';
 import { MATCH_FINDER_MAX_INTERESTS } from '../../shared/profiles.contract';
 import { SelectField } from '../shared/Field';
+import { InterestPicker } from '../shared/InterestPicker';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
 
 interface Props extends IslandI18n {
@@ -93,15 +94,7 @@ export function MatchFinder(props: Props) {
         <form onSubmit={search}>
           <fieldset className="field">
             <legend>{t('finder.interests', { count: MATCH_FINDER_MAX_INTERESTS })}</legend>
-            <div className="interest-grid">
-              {props.interests.map((interest) => (
-                <label key={interest} className="choice">
-                  <input type="checkbox" checked={picked.includes(interest)} disabled={!picked.includes(interest) && picked.length >= MATCH_FINDER_MAX_INTERESTS}
-                    onChange={(e) => setPicked(e.target.checked ? [...picked, interest] : picked.filter((p) => p !== interest))} />
-                  {t(`interest.${interest}`)}
-                </label>
-              ))}
-            </div>
+            <InterestPicker t={t} interests={props.interests} selected={picked} onChange={setPicked} max={MATCH_FINDER_MAX_INTERESTS} />
           </fieldset>
           <div className="form-actions"><button type="submit" className="btn btn-primary">{t('finder.show')}</button></div>
         </form>

@@ -4,6 +4,7 @@ import { locate } from '../../core/geo/store';
 import { uploadPhoto } from '../../core/photos/actions';
 import { deletePhoto, loadOwnProfile, type OwnProfile, saveInterests, saveProfileFields, setMainPhoto } from '../../core/profile/actions';
 import { Field, SelectField } from '../shared/Field';
+import { InterestPicker } from '../shared/InterestPicker';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
 
 interface Props extends IslandI18n {
@@ -24,7 +25,7 @@ export function ProfileEditor(props: Props) {
   const [data, setData] = useState(props.initial);
   const [fields, setFields] = useState<Record<string, string>>(() =>
     Object.fromEntries(['country', 'region', 'city', ...SELECTS].map((k) => [k, String(props.initial.profile[k] ?? '')])));
-  const [interests, setInterests] = useState(new Set(props.initial.interests));
+  const [interests, setInterests] = useState<string[]>(props.initial.interests);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const show = (name: string) => props.visibleFields.includes(name);
@@ -50,7 +51,7 @@ export function ProfileEditor(props: Props) {
       const body = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '').map(([k, value]) => [k, value]));
       if (!fields.region) body.region = null as never;
       await saveProfileFields(body);
-      if (show('interests')) await saveInterests([...interests]);
+      if (show('interests')) await saveInterests(interests);
       setStatus({ ok: true, text: t('myprofile.saved') });
     } catch (err) {
       fail(err);
@@ -129,19 +130,7 @@ export function ProfileEditor(props: Props) {
           <fieldset className="field">
             <legend>{t('profile.interests')}</legend>
             <p className="field-hint">{t('myprofile.interests_hint')}</p>
-            <div className="interest-grid">
-              {props.interests.map((interest) => (
-                <label key={interest} className="choice">
-                  <input type="checkbox" checked={interests.has(interest)} onChange={(e) => {
-                    const next = new Set(interests);
-                    if (e.target.checked) next.add(interest);
-                    else next.delete(interest);
-                    setInterests(next);
-                  }} />
-                  {t(`interest.${interest}`)}
-                </label>
-              ))}
-            </div>
+            <InterestPicker t={t} interests={props.interests} selected={interests} onChange={setInterests} />
           </fieldset>
         )}
         <div className="form-actions"><button className="btn btn-primary" type="submit">{t('myprofile.save')}</button></div>
