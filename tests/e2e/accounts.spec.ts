@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { acceptEntryWarning, expect, skipEntryWarning, test, tr } from './fixtures';
+import { acceptEntryWarning, expect, hydrated, skipEntryWarning, test, tr } from './fixtures';
 import { linkFromMail } from './mail-server';
 import type { Page } from '@playwright/test';
 
@@ -42,6 +42,7 @@ async function completeWizard(page: Page, email: string, inModal = false) {
 
 async function login(page: Page, email: string, password: string) {
   await page.goto('/login');
+  await hydrated(page);
   await page.getByLabel(tr('en', 'auth.email')).fill(email);
   await page.getByLabel(tr('en', 'auth.password')).fill(password);
   await page.getByRole('button', { name: tr('en', 'auth.login_button') }).click();
@@ -165,4 +166,20 @@ test('an invite-only site asks for an invitation unless the visitor came through
   await expect(page.getByText(tr('nl', 'signup.invite_only'))).toBeVisible();
   await page.goto('http://rijpe.localhost:4399/signup?network=adnet&sub1=x');
   await expect(page.getByLabel(tr('nl', 'auth.username'))).toBeVisible();
+});
+
+test('logging in works without JavaScript and never puts the password in the URL', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await page.getByLabel(tr('en', 'auth.email')).fill('free@kindred.example');
+  await page.getByLabel(tr('en', 'auth.password')).fill('wrong password here');
+  await page.getByRole('button', { name: tr('en', 'auth.login_button') }).click();
+  await expect(page.getByRole('alert')).toHaveText(tr('en', 'auth.login_failed'));
+  expect(page.url()).not.toContain('password');
+  await page.getByLabel(tr('en', 'auth.password')).fill('kindred-demo-2026');
+  await page.getByRole('button', { name: tr('en', 'auth.login_button') }).click();
+  await expect(page).toHaveURL(/\/members$/);
+  expect(page.url()).not.toContain('password');
+  await context.close();
 });

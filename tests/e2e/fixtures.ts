@@ -27,5 +27,21 @@ export async function skipEntryWarning(page: Page) {
   await page.addInitScript(() => localStorage.setItem('hide-entry-warning', String(Date.now())));
 }
 
-export const test = base;
+/** Waits until every Astro island on the page has hydrated (they drop their `ssr` attribute). */
+export async function hydrated(page: Page) {
+  await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'), undefined, { timeout: 10_000 });
+}
+
+/** Like Playwright's test, but page.goto also waits for the islands, so typing never races hydration. */
+export const test = base.extend({
+  page: async ({ page }, use) => {
+    const goto = page.goto.bind(page);
+    page.goto = async (url, options) => {
+      const response = await goto(url, options);
+      await hydrated(page);
+      return response;
+    };
+    await use(page);
+  },
+});
 export { expect };

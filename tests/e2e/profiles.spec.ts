@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { expect, skipEntryWarning, test, tr } from './fixtures';
+import { expect, hydrated, skipEntryWarning, test, tr } from './fixtures';
 import { linkFromMail } from './mail-server';
 
 const PASSWORD = 'a long passphrase 42';
@@ -18,6 +18,7 @@ async function createMember(request: APIRequestContext, name: string, gender: 'm
 
 async function login(page: Page, email: string, password = PASSWORD) {
   await page.goto('/login');
+  await hydrated(page);
   await page.getByLabel(tr('en', 'auth.email')).fill(email);
   await page.getByLabel(tr('en', 'auth.password')).fill(password);
   await page.getByRole('button', { name: tr('en', 'auth.login_button') }).click();

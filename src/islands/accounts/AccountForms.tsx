@@ -30,16 +30,16 @@ function useFormAction(fallback: string, action: (data: FormData) => Promise<voi
 }
 
 /** /login */
-export function LoginForm(props: IslandI18n & { next?: string }) {
+export function LoginForm(props: IslandI18n & { next?: string; initialError?: string; email?: string }) {
   const t = useIslandT(props);
   const { busy, error, submit } = useFormAction(t('error.try_later'), async (data) => {
     await login(String(data.get('email')), String(data.get('password')));
     location.assign(props.next?.startsWith('/') && !props.next.startsWith('//') ? props.next : '/members');
   });
   return (
-    <form onSubmit={submit} noValidate>
-      {error && <p className="alert alert-danger" role="alert">{error.message}</p>}
-      <Field name="email" type="email" label={t('auth.email')} autoComplete="username" required />
+    <form method="post" onSubmit={submit} noValidate>
+      {(error?.message ?? props.initialError) && <p className="alert alert-danger" role="alert">{error?.message ?? props.initialError}</p>}
+      <Field name="email" type="email" label={t('auth.email')} autoComplete="username" required defaultValue={props.email} />
       <Field name="password" type="password" label={t('auth.password')} autoComplete="current-password" required />
       <div className="form-actions">
         <button className="btn btn-primary" type="submit" disabled={busy}>{busy ? t('common.loading') : t('auth.login_button')}</button>
@@ -62,7 +62,7 @@ export function ResetRequestForm(props: IslandI18n) {
   });
   if (sent) return <p className="notice" role="status">{t('reset.sent')}</p>;
   return (
-    <form onSubmit={submit} noValidate>
+    <form method="post" onSubmit={submit} noValidate>
       <p>{t('reset.intro')}</p>
       {error && <p className="alert alert-danger" role="alert">{error.message}</p>}
       <Field name="email" type="email" label={t('auth.email')} autoComplete="email" required />
@@ -81,7 +81,7 @@ export function ResetDoForm(props: IslandI18n & { token: string }) {
     location.assign('/members');
   });
   return (
-    <form onSubmit={submit} noValidate>
+    <form method="post" onSubmit={submit} noValidate>
       {error && (
         <p className="alert alert-danger" role="alert">
           {error.message} {error.code === 'link_invalid' && <a href="/reset-password">{t('reset.request_new')}</a>}
@@ -120,7 +120,7 @@ export function CompleteSignupForm(props: IslandI18n & { token: string; minAge: 
     location.assign(props.apiSignupComplete ? '/members?api_signup_complete=1' : '/members');
   });
   return (
-    <form onSubmit={submit} noValidate>
+    <form method="post" onSubmit={submit} noValidate>
       {error && <p className="alert alert-danger" role="alert">{error.message}</p>}
       <Field name="name" label={t('auth.username')} autoComplete="nickname" required error={error?.fields.name} />
       <Field name="date_of_birth" type="date" label={t('auth.dob_hint', { min_age: props.minAge })} required error={error?.fields.date_of_birth} />

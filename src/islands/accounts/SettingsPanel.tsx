@@ -100,7 +100,7 @@ export function SettingsPanel(props: Props) {
 
       <section className="settings-section" aria-labelledby="s-password">
         <h2 id="s-password">{t('settings.password_title')}</h2>
-        <form onSubmit={changePassword} noValidate>
+        <form method="post" onSubmit={changePassword} noValidate>
           <Field name="old_password" type="password" label={t('settings.old_password')} autoComplete="current-password" required />
           <Field name="password" type="password" label={t('settings.new_password')} autoComplete="new-password" required minLength={8} />
           <Field name="password_repeat" type="password" label={t('auth.password_repeat')} autoComplete="new-password" required />
@@ -112,7 +112,7 @@ export function SettingsPanel(props: Props) {
       <section className="settings-section" aria-labelledby="s-email">
         <h2 id="s-email">{t('settings.email_title')}</h2>
         <p>{t('settings.current_email', { email: user.email })}</p>
-        <form onSubmit={changeMail} noValidate>
+        <form method="post" onSubmit={changeMail} noValidate>
           <Field name="email" type="email" label={t('settings.new_email')} autoComplete="email" required />
           <Field name="password" id="f-mail-password" type="password" label={t('auth.password')} autoComplete="current-password" required />
           {status(mailStatus)}
@@ -139,7 +139,7 @@ export function SettingsPanel(props: Props) {
           </div>
         )}
         {deleteStep === 'confirm' && (
-          <form onSubmit={confirmDelete} noValidate>
+          <form method="post" onSubmit={confirmDelete} noValidate>
             <p>{t('settings.delete_confirm_text', { days: 14 })}</p>
             <Field name="password" id="f-delete-password" type="password" label={t('auth.password')} autoComplete="current-password" required error={deleteError ?? undefined} />
             <div className="field">

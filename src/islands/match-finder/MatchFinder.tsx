@@ -91,7 +91,7 @@ export function MatchFinder(props: Props) {
         </div>
       )}
       {step === 'interests' && (
-        <form onSubmit={search}>
+        <form method="post" onSubmit={search}>
           <fieldset className="field">
             <legend>{t('finder.interests', { count: MATCH_FINDER_MAX_INTERESTS })}</legend>
             <InterestPicker t={t} interests={props.interests} selected={picked} onChange={setPicked} max={MATCH_FINDER_MAX_INTERESTS} />

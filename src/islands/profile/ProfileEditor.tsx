@@ -108,7 +108,7 @@ export function ProfileEditor(props: Props) {
         )}
       </section>
 
-      <form className="settings-section" onSubmit={save} aria-labelledby="p-details">
+      <form method="post" className="settings-section" onSubmit={save} aria-labelledby="p-details">
         <h2 id="p-details">{t('myprofile.details')}</h2>
         {show('city') && <p><button type="button" className="btn btn-outline" onClick={fillFromLocation}>{t('myprofile.use_location')}</button></p>}
         <div className="editor-grid">

@@ -66,7 +66,7 @@ export function ProfileActions(props: Props) {
         <button type="button" className="link-button" onClick={() => dialog.current?.showModal()}>{t('profile.report')}</button>
       </div>
       <dialog ref={dialog} className="modal" aria-labelledby="report-title">
-        <form className="modal-body" onSubmit={report}>
+        <form method="post" className="modal-body" onSubmit={report}>
           <h2 id="report-title">{t('profile.report_title', { name: props.name })}</h2>
           <div className="field">
             <label htmlFor="f-reason">{t('profile.report_reason')}</label>

@@ -150,7 +150,7 @@ export function SignupWizard(props: SignupWizardProps) {
       {error && step !== 'account' && <p className="alert alert-danger" role="alert">{error}</p>}
 
       {step === 'account' && (
-        <form onSubmit={submitAccount} noValidate>
+        <form method="post" onSubmit={submitAccount} noValidate>
           <h2 tabIndex={-1} ref={heading}>{props.target ? t('signup.title_target', { name: props.target.name }) : t('signup.title', { site: props.siteName })}</h2>
           {error && (
             <p className="alert alert-danger" role="alert">
@@ -225,7 +225,7 @@ export function SignupWizard(props: SignupWizardProps) {
       )}
 
       {step === 'about' && (
-        <form onSubmit={(e) => saveProfile(e, ['sexuality', 'relationship_status'])}>
+        <form method="post" onSubmit={(e) => saveProfile(e, ['sexuality', 'relationship_status'])}>
           <h2 tabIndex={-1} ref={heading}>{t('signup.about_title')}</h2>
           {choice('sexuality', props.options.sexuality, 'option.sexuality')}
           {choice('relationship_status', props.options.relationship_status, 'option.relationship_status')}
@@ -234,7 +234,7 @@ export function SignupWizard(props: SignupWizardProps) {
       )}
 
       {step === 'location' && (
-        <form onSubmit={(e) => saveProfile(e, ['country', 'region', 'city'])}>
+        <form method="post" onSubmit={(e) => saveProfile(e, ['country', 'region', 'city'])}>
           <h2 tabIndex={-1} ref={heading}>{t('signup.location_title')}</h2>
           <SelectField name="country" label={t('signup.label_country')} value={profile.country ?? ''} options={props.countries.map((c) => ({ value: c.code, label: c.name }))} onChange={(country) => setProfile({ ...profile, country, region: '' })} />
           {(props.regions[profile.country ?? ''] ?? []).length > 0 && (
@@ -246,7 +246,7 @@ export function SignupWizard(props: SignupWizardProps) {
       )}
 
       {step === 'looks' && (
-        <form onSubmit={(e) => saveProfile(e, ['hair_color', 'eye_color', 'body_type', 'tattoos'])}>
+        <form method="post" onSubmit={(e) => saveProfile(e, ['hair_color', 'eye_color', 'body_type', 'tattoos'])}>
           <h2 tabIndex={-1} ref={heading}>{t('signup.looks_title')}</h2>
           {(['hair_color', 'eye_color', 'body_type', 'tattoos'] as const).map((name) => (
             <SelectField key={name} name={name} label={t(`signup.label_${name}`)} value={profile[name] ?? ''} placeholder={t('signup.choose')}
