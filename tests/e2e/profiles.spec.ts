@@ -134,7 +134,8 @@ test('with permission, the browser position fills country, region and city', asy
   await login(page, me.email);
   await page.goto('/profile');
   await page.getByRole('button', { name: t('myprofile.use_location') }).click();
-  await expect(page.getByRole('combobox', { name: t('signup.label_region') })).toHaveValue('utrecht');
+  // Position, permission and the server lookup take a few seconds on a loaded CI machine.
+  await expect(page.getByRole('combobox', { name: t('signup.label_region') })).toHaveValue('utrecht', { timeout: 15_000 });
   await expect(page.getByLabel(t('signup.label_city'))).toHaveValue(/Utrecht/);
   await context.close();
 });

@@ -76,18 +76,6 @@ function sessionMemberQuery(db: Q, tokenHash: string, now: number) {
     .where('users.deleted_at', 'is', null);
 }
 
-/** The user behind a session token, if the session is live and the account not deleted. */
-export async function findSessionUser(db: Q, tokenHash: string, now: number): Promise<User | undefined> {
-  return db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .selectAll('users')
-    .where('sessions.token_hash', '=', tokenHash)
-    .where('sessions.expires_at', '>', now)
-    .where('users.deleted_at', 'is', null)
-    .executeTakeFirst();
-}
-
 export async function createSession(db: Q, userId: number, now: number, ttlMs: number, userAgent: string | null): Promise<string> {
   const token = randomToken();
   await db

@@ -219,12 +219,6 @@ export function memberForSession(deps: AccountsDeps, token: string | undefined) 
   return repo.findSessionMember(deps.app.db.db, hashToken(token), deps.app.clock.now());
 }
 
-/** The member behind a session cookie, or null. */
-export function userForSession(deps: AccountsDeps, token: string | undefined): Promise<User | undefined> {
-  if (!token || token.length > 100) return Promise.resolve(undefined);
-  return repo.findSessionUser(deps.app.db.db, hashToken(token), deps.app.clock.now());
-}
-
 export function logout(deps: AccountsDeps, token: string | undefined) {
   return token ? repo.deleteSession(deps.app.db.db, token) : Promise.resolve();
 }

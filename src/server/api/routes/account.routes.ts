@@ -6,6 +6,7 @@ import {
   ProfileAboutSchema, ResetDoSchema, ResetRequestSchema, SignupSchema, TokenSchema, UserUpdateSchema,
 } from '../../../shared/accounts.contract';
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_S } from '../../../shared/locales';
+import { findUserById } from '../../accounts/accounts.repository';
 import * as accounts from '../../accounts/accounts.service';
 import type { AppContext } from '../../app-context';
 import type { User } from '../../db/schema';
@@ -99,7 +100,7 @@ export function accountRoutes(app: AppContext) {
 
   routes.put('/account-settings.php', handler({ member: true, schema: AccountSettingsSchema }, async (c, body, user) => {
     await accounts.updateSettings(deps, user, body);
-    return answerUser(c, (await accounts.userForSession(deps, c.var.sessionToken ?? undefined)) ?? user);
+    return answerUser(c, (await findUserById(app.db.db, user.id)) ?? user);
   }));
 
   routes.get('/notifications.php', handler({ member: true }, async (c, _body, user) =>
