@@ -4,6 +4,7 @@ import type { Config } from './config';
 import { type Db, openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { createMailer, type Mailer } from './mail/mailer';
+import { createEventBus, type EventBus } from './events/bus';
 import { SiteRegistry, loadSites } from './sites/site-registry';
 
 /** The clock every rule reads time from, so tests can move it. */
@@ -21,6 +22,8 @@ export interface AppContext {
   logger: Logger;
   mailer: Mailer;
   limits: LoginLimits;
+  /** Realtime fan-out to SSE connections (in-process, or Redis with REDIS_URL). */
+  bus: EventBus;
   close(): Promise<void>;
 }
 
@@ -30,16 +33,20 @@ export async function createAppContext(config: Config, overrides: Partial<AppCon
   await migrateToLatest(db);
   const clock = overrides.clock ?? systemClock;
   const store: LimiterStore = createLimiterStore(db, config.redisUrl);
+  const logger = overrides.logger ?? pino({ level: config.logLevel });
+  const bus = overrides.bus ?? createEventBus(config.redisUrl, logger);
   return {
     config,
     sites: overrides.sites ?? new SiteRegistry(loadSites()),
     db,
     clock,
-    logger: overrides.logger ?? pino({ level: config.logLevel }),
+    logger,
+    bus,
     mailer: overrides.mailer ?? createMailer(config.smtpUrl, db, clock),
     limits: overrides.limits ?? (await createLoginLimits(store)),
     async close() {
       await store.close();
+      await bus.close();
       await db.db.destroy();
     },
   };

@@ -26,6 +26,8 @@ export const ReportSchema = v.object({
   profile_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
   reason: v.picklist(REPORT_REASONS),
   details: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(1000))),
+  /** A message of that profile, when reported from the chat. */
+  message_id: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2 ** 31 - 1))),
 });
 export const ProfileIdSchema = v.object({ profile_id: v.pipe(v.number(), v.integer(), v.minValue(1)) });
 export const LIKE_SOURCES = ['profile', 'search', 'match_finder', 'swipe', 'like_modal'] as const;

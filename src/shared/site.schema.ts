@@ -47,6 +47,10 @@ export const SiteSchema = v.object({
   photo_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
   gift_credits: v.pipe(v.number(), v.integer(), v.minValue(0)),
   message_length: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  /** Conversations a free (non-paid) member may start (SPEC §6: up to 2). */
+  free_conversations: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 2),
+  /** Text messages a free member may send without credits. */
+  free_messages: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
   minimum_message_costs: v.record(CountryCode, v.object({ costs: v.number(), currency: v.string() })),
   refund_days: v.pipe(v.number(), v.integer(), v.minValue(0)),
   fictional_warning: Localized,

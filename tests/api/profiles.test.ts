@@ -1,21 +1,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FREE_LIKES_PER_DAY } from '../../src/shared/constants';
-import { JSON_HEADERS, signupMember } from '../helpers/members';
+import { JSON_HEADERS, activeMember, as, post } from '../helpers/members';
 import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
 
 
-async function member(t: TestApp, name: string, extra: { paid?: boolean; birth?: string; gender?: 'male' | 'female'; region?: string } = {}) {
-  const signed = await signupMember(t, name, extra);
-  const db = t.app.db.db;
-  // Confirmed and active, as after activation.
-  await db.updateTable('users').set({ status: 'confirmed', paid_user: extra.paid ? 1 : 0 }).where('id', '=', signed.userId).execute();
-  await db.updateTable('profiles').set({ status: 'active', country: 'NL', region: extra.region ?? 'utrecht' }).where('user_id', '=', signed.userId).execute();
-  return { ...signed, name };
-}
-
-const as = (cookie: string, init: RequestInit = {}) => ({ ...init, headers: { ...JSON_HEADERS, cookie, ...(init.headers ?? {}) } });
-const post = (cookie: string, body: unknown) => as(cookie, { method: 'POST', body: JSON.stringify(body) });
+const member = activeMember;
 
 for (const dialect of DIALECTS) {
   describe(`profiles, search, blocks and likes (${dialect})`, () => {

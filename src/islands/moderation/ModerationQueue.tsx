@@ -5,7 +5,7 @@ import { type IslandI18n, useIslandT } from '../shared/i18n';
 
 interface Props extends IslandI18n {
   photos: { id: number; thumb_filename: string; name: string; profile_id: number }[];
-  reports: { id: number; reporter: string; profile: string; profile_id: number; reason: string; details: string | null }[];
+  reports: { id: number; reporter: string; profile: string; profile_id: number; reason: string; details: string | null; message_text: string | null; message_kind: string | null }[];
 }
 
 /** Staff queue: approve or reject photos under inspection; mark reports handled. */
@@ -49,6 +49,9 @@ export function ModerationQueue(props: Props) {
               <li key={report.id}>
                 <p>{t('moderation.report_line', { reporter: report.reporter, profile: report.profile, reason: t(`report_reason.${report.reason}`) })}</p>
                 {report.details && <blockquote>{report.details}</blockquote>}
+                {report.message_kind && (
+                  <p>{t('moderation.reported_message')} <q>{report.message_kind === 'text' ? report.message_text : t(`moderation.message_kind_${report.message_kind}`)}</q></p>
+                )}
                 <a href={`/members/${report.profile_id}`}>{report.profile}</a>{' '}
                 <button type="button" className="link-button" onClick={() => act({ report_id: report.id, decision: 'resolve' }, () => setReports(reports.filter((r) => r.id !== report.id)))}>{t('moderation.resolve')}</button>
               </li>

@@ -10,8 +10,9 @@ import { accountRoutes } from './routes/account.routes';
 import { photoRoutes } from './routes/photo.routes';
 import { profileRoutes } from './routes/profile.routes';
 import { geoRoutes } from './routes/geo.routes';
+import { chatRoutes } from './routes/chat.routes';
 import { sessionMiddleware } from './session';
-import { requireSameOriginJson } from './security';
+import { IMAGE_UPLOAD_PATHS, requireSameOriginJson } from './security';
 import type { ApiEnv } from './types';
 
 /** The JSON API under /api, at the spec's .php paths. */
@@ -41,7 +42,7 @@ export function createApi(app: AppContext) {
   const photoLimit = bodyLimit({ maxSize: PHOTO_MAX_BYTES, onError: tooLarge });
   api.use('*', (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-    return (c.req.path === '/api/photos.php' ? photoLimit : jsonLimit)(c, next);
+    return (IMAGE_UPLOAD_PATHS.has(c.req.path) ? photoLimit : jsonLimit)(c, next);
   });
 
   // Every call knows its member (one query when a session cookie is present, none otherwise).
@@ -52,6 +53,7 @@ export function createApi(app: AppContext) {
   api.route('/', photoRoutes(app));
   api.route('/', profileRoutes(app));
   api.route('/', geoRoutes(app));
+  api.route('/', chatRoutes(app));
 
   api.notFound((c) => jsonError(c, 404, 'not_found', 'error.api_not_found'));
   api.onError((err, c) => {

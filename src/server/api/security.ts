@@ -2,6 +2,9 @@ import type { MiddlewareHandler } from 'hono';
 import { jsonError } from './http-errors';
 import type { ApiEnv } from './types';
 
+/** Calls whose body is the raw image (profile photos and images sent in chat). */
+export const IMAGE_UPLOAD_PATHS = new Set(['/api/photos.php', '/api/chat-image.php']);
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** True when a state-changing request comes from this site (Sec-Fetch-Site, else Origin vs Host). */
@@ -26,7 +29,7 @@ export function requireSameOriginJson(): MiddlewareHandler<ApiEnv> {
     const length = c.req.header('content-length');
     const hasBody = length !== undefined ? length !== '0' : c.req.header('transfer-encoding') !== undefined || c.req.raw.body !== null;
     const type = c.req.header('content-type') ?? '';
-    const imageUpload = c.req.path === '/api/photos.php' && /^image\/(jpeg|png|webp|heic|heif)$/i.test(type);
+    const imageUpload = IMAGE_UPLOAD_PATHS.has(c.req.path) && /^image\/(jpeg|png|webp|heic|heif)$/i.test(type);
     if (hasBody && !imageUpload && !/^application\/json\s*(;|$)/i.test(type)) {
       return jsonError(c, 415, 'unsupported_media_type', 'error.unsupported_type');
     }

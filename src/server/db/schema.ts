@@ -133,6 +133,7 @@ export interface ReportTable {
   reason: string;
   details: string | null;
   status: 'open' | 'resolved';
+  message_id: number | null;
   created_at: number;
 }
 
@@ -141,6 +142,54 @@ export interface LikeTable {
   liked_profile_id: number;
   source: string;
   is_new: number;
+  /** When the match/like modal showed this received like (auto-like shows each once). */
+  shown_at: number | null;
+  created_at: number;
+}
+
+/** A conversation between two profiles (lower id first, one per pair). */
+export interface ConversationTable {
+  id: Generated<number>;
+  site_id: string;
+  profile_low_id: number;
+  profile_high_id: number;
+  starter_profile_id: number;
+  created_at: number;
+}
+
+/** One side of a conversation: its unread count, what it deleted, and its list position. */
+export interface ChatParticipantTable {
+  conversation_id: number;
+  profile_id: number;
+  partner_profile_id: number;
+  unread_count: Generated<number>;
+  cleared_message_id: Generated<number>;
+  hidden: Generated<number>;
+  last_message_id: Generated<number>;
+  last_message_at: number;
+}
+
+export interface MessageTable {
+  id: Generated<number>;
+  conversation_id: number;
+  sender_profile_id: number;
+  kind: 'text' | 'image' | 'gift';
+  body: string | null;
+  gift: string | null;
+  /** JSON {file, thumb, width, height} of a chat image. */
+  image: string | null;
+  credits: number;
+  client_id: string;
+  created_at: number;
+}
+export type Message = Selectable<MessageTable>;
+
+/** The per-member event log behind /api/events.php (ids are the SSE ids). */
+export interface EventTable {
+  id: Generated<number>;
+  user_id: number;
+  type: string;
+  data: string;
   created_at: number;
 }
 
@@ -154,6 +203,10 @@ export interface SwipeTable {
 }
 
 export interface Database {
+  conversations: ConversationTable;
+  chat_participants: ChatParticipantTable;
+  messages: MessageTable;
+  events: EventTable;
   swipes: SwipeTable;
   blocks: BlockTable;
   reports: ReportTable;

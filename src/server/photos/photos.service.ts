@@ -16,6 +16,27 @@ const FORMATS = new Set(['jpeg', 'png', 'webp', 'heif']);
 export class PhotoError extends RuleError {}
 
 /**
+ * Re-encodes an uploaded image to WebP (at most 1600 px, and a 320 px square thumbnail) without
+ * EXIF, GPS or ICC data; refuses unknown formats, corrupt files and decompression bombs.
+ */
+export async function encodeImage(body: Buffer): Promise<{ main: Buffer; thumb: Buffer; width: number; height: number }> {
+  if (body.length === 0) throw new PhotoError('photo_invalid', 'photos.invalid', 400);
+  if (body.length > PHOTO_MAX_BYTES) throw new PhotoError('photo_too_large', 'photos.too_large', 413, { mb: PHOTO_MAX_BYTES / 1024 / 1024 });
+  try {
+    const image = sharp(body, { limitInputPixels: MAX_PIXELS, failOn: 'error' });
+    const meta = await image.metadata();
+    if (!meta.format || !FORMATS.has(meta.format)) throw new PhotoError('photo_type', 'photos.type', 415);
+    // sharp drops all metadata (EXIF, GPS, ICC) unless asked to keep it; rotate() applies the orientation first.
+    const { data: main, info } = await sharp(body, { limitInputPixels: MAX_PIXELS }).rotate().resize(1600, 1600, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 82 }).toBuffer({ resolveWithObject: true });
+    const thumb = await sharp(body, { limitInputPixels: MAX_PIXELS }).rotate().resize(320, 320, { fit: 'cover' }).webp({ quality: 75 }).toBuffer();
+    return { main, thumb, width: info.width, height: info.height };
+  } catch (err) {
+    if (err instanceof PhotoError) throw err;
+    throw new PhotoError('photo_invalid', 'photos.invalid', 400);
+  }
+}
+
+/**
  * Stores a member's photo: re-encoded to WebP (main image and thumbnail) without EXIF or GPS,
  * 'under inspection' until a moderator approves it; the first one becomes the main image.
  */
@@ -26,22 +47,7 @@ export async function uploadPhoto(app: AppContext, user: User, body: Buffer) {
   const limit = user.paid_user ? PREMIUM_PHOTOS : FREE_PHOTOS;
   const count = await db.selectFrom('photos').select((eb) => eb.fn.countAll<number>().as('n')).where('profile_id', '=', profile.id).where('status', '!=', 'rejected').executeTakeFirstOrThrow();
   if (Number(count.n) >= limit) throw new PhotoError('photo_limit', user.paid_user ? 'photos.limit_premium' : 'photos.limit_free', 409, { limit });
-  if (body.length === 0) throw new PhotoError('photo_invalid', 'photos.invalid', 400);
-  if (body.length > PHOTO_MAX_BYTES) throw new PhotoError('photo_too_large', 'photos.too_large', 413, { mb: PHOTO_MAX_BYTES / 1024 / 1024 });
-
-  let main: Buffer;
-  let thumb: Buffer;
-  try {
-    const image = sharp(body, { limitInputPixels: MAX_PIXELS, failOn: 'error' });
-    const meta = await image.metadata();
-    if (!meta.format || !FORMATS.has(meta.format)) throw new PhotoError('photo_type', 'photos.type', 415);
-    // sharp drops all metadata (EXIF, GPS, ICC) unless asked to keep it; rotate() applies the orientation first.
-    main = await sharp(body, { limitInputPixels: MAX_PIXELS }).rotate().resize(1600, 1600, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 82 }).toBuffer();
-    thumb = await sharp(body, { limitInputPixels: MAX_PIXELS }).rotate().resize(320, 320, { fit: 'cover' }).webp({ quality: 75 }).toBuffer();
-  } catch (err) {
-    if (err instanceof PhotoError) throw err;
-    throw new PhotoError('photo_invalid', 'photos.invalid', 400);
-  }
+  const { main, thumb } = await encodeImage(body);
 
   const dir = path.join(app.config.uploadDir, 'photos', String(profile.id));
   const name = randomBytes(12).toString('hex');

@@ -7,6 +7,8 @@ import {
 import type { Site } from '../../shared/site.schema';
 import type { AppContext } from '../app-context';
 import { RuleError } from '../rule-error';
+import { newLikesTotal } from '../chat/chat.repository';
+import { recordEvents } from '../events/events.service';
 import type { Database, Profile, User } from '../db/schema';
 
 const DAY = 86_400_000;
@@ -99,7 +101,7 @@ async function runCards(db: Kysely<Database>, query: ReturnType<typeof filtered>
 }
 
 /** Cards for these profile ids, in the order given. */
-async function cardsByIds(db: Kysely<Database>, ids: number[], now: number): Promise<ProfileCard[]> {
+export async function cardsByIds(db: Kysely<Database>, ids: number[], now: number): Promise<ProfileCard[]> {
   if (ids.length === 0) return [];
   const rows = (await db
     .selectFrom('profiles')
@@ -204,7 +206,7 @@ export async function profileForViewer(app: AppContext, site: Site, profileId: n
   };
 }
 
-async function requireOwnProfile(db: Kysely<Database>, user: User): Promise<number> {
+export async function requireOwnProfile(db: Kysely<Database>, user: User): Promise<number> {
   const id = await profileIdOf(db, user);
   if (id === null) throw new ProfileRuleError('no_profile', 'error.invalid_input', 400);
   return id;
@@ -212,7 +214,7 @@ async function requireOwnProfile(db: Kysely<Database>, user: User): Promise<numb
 
 async function requireTarget(db: Kysely<Database>, site: Site, profileId: number, ownId: number) {
   if (profileId === ownId) throw new ProfileRuleError('self', 'error.invalid_input', 400);
-  const target = await db.selectFrom('profiles').select(['id', 'name', 'invisible', 'status']).where('id', '=', profileId).where('site_id', '=', site.id).executeTakeFirst();
+  const target = await db.selectFrom('profiles').select(['id', 'name', 'invisible', 'status', 'user_id']).where('id', '=', profileId).where('site_id', '=', site.id).executeTakeFirst();
   if (target?.status !== 'active') throw new ProfileRuleError('not_found', 'error.not_found', 404);
   return target;
 }
@@ -231,12 +233,24 @@ export async function unblockProfile(app: AppContext, _site: Site, user: User, p
 }
 
 /** A complaint about a profile; it lands in the moderation queue. */
-export async function reportProfile(app: AppContext, site: Site, user: User, input: { profile_id: number; reason: string; details?: string }) {
+export async function reportProfile(app: AppContext, site: Site, user: User, input: { profile_id: number; reason: string; details?: string; message_id?: number }) {
   const db = app.db.db;
   const own = await requireOwnProfile(db, user);
   await requireTarget(db, site, input.profile_id, own);
+  if (input.message_id !== undefined) {
+    // A reported message must be the reported profile's, in a conversation the reporter is part of.
+    const message = await db
+      .selectFrom('messages')
+      .innerJoin('chat_participants as cp', (join) => join.onRef('cp.conversation_id', '=', 'messages.conversation_id').on('cp.profile_id', '=', own))
+      .select('messages.id')
+      .where('messages.id', '=', input.message_id)
+      .where('messages.sender_profile_id', '=', input.profile_id)
+      .executeTakeFirst();
+    if (!message) throw new ProfileRuleError('not_found', 'error.not_found', 404);
+  }
   await db.insertInto('reports').values({
-    reporter_profile_id: own, profile_id: input.profile_id, reason: input.reason, details: input.details || null, status: 'open', created_at: app.clock.now(),
+    reporter_profile_id: own, profile_id: input.profile_id, reason: input.reason, details: input.details || null, status: 'open',
+    message_id: input.message_id ?? null, created_at: app.clock.now(),
   }).execute();
 }
 
@@ -257,15 +271,22 @@ export async function likeProfile(app: AppContext, site: Site, user: User, profi
   const likedBack = await db.selectFrom('likes').select('created_at').where('liker_profile_id', '=', profileId).where('liked_profile_id', '=', own).executeTakeFirst();
   if (target.invisible === 1 && !likedBack) throw new ProfileRuleError('invisible', 'like.invisible', 403);
   const dayStart = now - (now % DAY);
-  return db.transaction().execute(async (trx) => {
+  const [ownCard] = await cardsByIds(db, [own], now);
+  const { result, events } = await db.transaction().execute(async (trx) => {
     const already = await trx.selectFrom('likes').select('created_at').where('liker_profile_id', '=', own).where('liked_profile_id', '=', profileId).executeTakeFirst();
     const [{ n }] = await trx.selectFrom('likes').select((eb) => eb.fn.countAll<number>().as('n')).where('liker_profile_id', '=', own).where('created_at', '>=', dayStart).execute();
     const usedToday = Number(n);
-    if (already) return { match: Boolean(likedBack), remaining: user.paid_user ? null : Math.max(0, FREE_LIKES_PER_DAY - usedToday) };
+    if (already) return { result: { match: Boolean(likedBack), remaining: user.paid_user ? null : Math.max(0, FREE_LIKES_PER_DAY - usedToday) }, events: [] };
     if (!user.paid_user && usedToday >= FREE_LIKES_PER_DAY) throw new ProfileRuleError('like_limit', 'like.limit', 429, { count: FREE_LIKES_PER_DAY });
     await trx.insertInto('likes').values({ liker_profile_id: own, liked_profile_id: profileId, source, is_new: 1, created_at: now }).execute();
-    return { match: Boolean(likedBack), remaining: user.paid_user ? null : FREE_LIKES_PER_DAY - usedToday - 1 };
+    // The liked member's open tabs hear of it at once (a like back is a match on their side too).
+    const events = target.user_id !== null && ownCard
+      ? await recordEvents(trx, [{ userId: target.user_id, event: { type: likedBack ? 'match' : 'like', profile: ownCard, new_likes: await newLikesTotal(trx, profileId) } }], now)
+      : [];
+    return { result: { match: Boolean(likedBack), remaining: user.paid_user ? null : FREE_LIKES_PER_DAY - usedToday - 1 }, events };
   });
+  await app.bus.publish(events);
+  return result;
 }
 
 /**

@@ -1,0 +1,112 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { ChatMessage } from '../../shared/chat.contract';
+import type { Database, Message } from '../db/schema';
+
+type Q = Kysely<Database> | Transaction<Database>;
+
+/** The conversation of two profiles, if any. */
+export function findConversationOfPair(db: Q, a: number, b: number) {
+  const [low, high] = a < b ? [a, b] : [b, a];
+  return db.selectFrom('conversations').selectAll().where('profile_low_id', '=', low).where('profile_high_id', '=', high).executeTakeFirst();
+}
+
+/** One side of a conversation, only for its own member (other members' ids find nothing). */
+export function findParticipant(db: Q, conversationId: number, profileId: number) {
+  return db.selectFrom('chat_participants').selectAll().where('conversation_id', '=', conversationId).where('profile_id', '=', profileId).executeTakeFirst();
+}
+
+/** Creates the pair's conversation and both participant rows; a racing creator finds the same one. */
+export async function createConversation(trx: Q, siteId: string, starter: number, partner: number, now: number) {
+  const [low, high] = starter < partner ? [starter, partner] : [partner, starter];
+  await trx
+    .insertInto('conversations')
+    .values({ site_id: siteId, profile_low_id: low, profile_high_id: high, starter_profile_id: starter, created_at: now })
+    .onConflict((oc) => oc.columns(['profile_low_id', 'profile_high_id']).doNothing())
+    .execute();
+  const conversation = await findConversationOfPair(trx, low, high);
+  if (!conversation) throw new Error('conversation vanished');
+  await trx
+    .insertInto('chat_participants')
+    .values([
+      { conversation_id: conversation.id, profile_id: starter, partner_profile_id: partner, last_message_at: now, hidden: 0, unread_count: 0, cleared_message_id: 0, last_message_id: 0 },
+      // The partner sees the chat once a message arrives.
+      { conversation_id: conversation.id, profile_id: partner, partner_profile_id: starter, last_message_at: now, hidden: 1, unread_count: 0, cleared_message_id: 0, last_message_id: 0 },
+    ])
+    .onConflict((oc) => oc.columns(['profile_id', 'conversation_id']).doNothing())
+    .execute();
+  return conversation;
+}
+
+/** Conversations a member started (the free-member limit counts these). */
+export async function countStartedConversations(db: Q, profileId: number): Promise<number> {
+  const row = await db.selectFrom('conversations').select((eb) => eb.fn.countAll<number>().as('n')).where('starter_profile_id', '=', profileId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Text messages a member sent without paying (the site's free_messages allowance). */
+export async function countFreeTextMessages(db: Q, profileId: number): Promise<number> {
+  const row = await db
+    .selectFrom('messages')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('sender_profile_id', '=', profileId)
+    .where('kind', '=', 'text')
+    .where('credits', '=', 0)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export function findMessageByClientId(db: Q, senderProfileId: number, clientId: string) {
+  return db.selectFrom('messages').selectAll().where('sender_profile_id', '=', senderProfileId).where('client_id', '=', clientId).executeTakeFirst();
+}
+
+/** A page of a conversation, newest first from the database, returned oldest first. */
+export async function listMessages(db: Q, conversationId: number, afterId: number, beforeId: number | undefined, limit: number) {
+  let q = db.selectFrom('messages').selectAll().where('conversation_id', '=', conversationId).where('id', '>', afterId);
+  if (beforeId !== undefined) q = q.where('id', '<', beforeId);
+  const rows = await q.orderBy('id', 'desc').limit(limit + 1).execute();
+  return { rows: rows.slice(0, limit).reverse(), hasMore: rows.length > limit };
+}
+
+/** Whether the profile ever wrote in this conversation (invisible members may be answered). */
+export async function hasWritten(db: Q, conversationId: number, profileId: number) {
+  return Boolean(await db.selectFrom('messages').select('id').where('conversation_id', '=', conversationId).where('sender_profile_id', '=', profileId).limit(1).executeTakeFirst());
+}
+
+/** Total unread messages of a member over their visible chats (nav badge, title, app badge). */
+export async function unreadTotal(db: Q, profileId: number): Promise<number> {
+  const row = await db
+    .selectFrom('chat_participants')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('unread_count'), eb.lit(0)).as('n'))
+    .where('profile_id', '=', profileId)
+    .where('hidden', '=', 0)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Received likes not yet looked at. */
+export async function newLikesTotal(db: Q, profileId: number): Promise<number> {
+  const row = await db
+    .selectFrom('likes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('liked_profile_id', '=', profileId)
+    .where('is_new', '=', 1)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The message as the client sees it; image files are served through the access-checked endpoint. */
+export function toChatMessage(m: Message): ChatMessage {
+  const image = m.image ? (JSON.parse(m.image) as { width: number; height: number }) : null;
+  return {
+    id: m.id,
+    conversation_id: m.conversation_id,
+    sender_profile_id: m.sender_profile_id,
+    kind: m.kind,
+    text: m.body,
+    gift: m.gift,
+    image: image
+      ? { thumb: `/api/chat-image.php?message=${m.id}&size=thumb`, full: `/api/chat-image.php?message=${m.id}`, width: image.width, height: image.height }
+      : null,
+    created_at: m.created_at,
+  };
+}

@@ -1,0 +1,351 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  CHAT_PAGE_SIZE, type ChatMessage, type ChatsResponse, type ChatSummary, type ConversationView, type Gift,
+  type SendBlockReason, type SendMessageInput, type SendMessageResponse,
+} from '../../shared/chat.contract';
+import { GIFTS, giftImage } from '../../shared/gifts';
+import type { Site } from '../../shared/site.schema';
+import type { AppContext } from '../app-context';
+import { InsufficientCreditsError, applyCredits } from '../credits/ledger';
+import type { Database, Message, User } from '../db/schema';
+import { recordEvents } from '../events/events.service';
+import { encodeImage } from '../photos/photos.service';
+import { cardsByIds, requireOwnProfile } from '../profiles/profiles.service';
+import { RuleError } from '../rule-error';
+import * as repo from './chat.repository';
+import type { Kysely, Transaction } from 'kysely';
+
+/** A chat rule said no (translated by the route). */
+export class ChatRuleError extends RuleError {}
+
+type Q = Kysely<Database> | Transaction<Database>;
+
+/** The other side of a conversation with what the rules need to know about them. */
+async function findPartner(db: Q, site: Site, profileId: number) {
+  return db
+    .selectFrom('profiles')
+    .leftJoin('users', 'users.id', 'profiles.user_id')
+    .select(['profiles.id', 'profiles.name', 'profiles.status', 'profiles.invisible', 'profiles.fictional', 'profiles.user_id', 'users.status as user_status'])
+    .where('profiles.id', '=', profileId)
+    .where('profiles.site_id', '=', site.id)
+    .executeTakeFirst();
+}
+type Partner = NonNullable<Awaited<ReturnType<typeof findPartner>>>;
+
+async function blockBetween(db: Q, own: number, partner: number): Promise<'blocked' | 'blocked_by' | null> {
+  const rows = await db
+    .selectFrom('blocks')
+    .select('blocker_profile_id')
+    .where((eb) => eb.or([
+      eb.and([eb('blocker_profile_id', '=', own), eb('blocked_profile_id', '=', partner)]),
+      eb.and([eb('blocker_profile_id', '=', partner), eb('blocked_profile_id', '=', own)]),
+    ]))
+    .execute();
+  if (rows.some((r) => r.blocker_profile_id === own)) return 'blocked';
+  return rows.length > 0 ? 'blocked_by' : null;
+}
+
+/**
+ * Why the member cannot write to this partner now, or null. Blocks hold both ways; a partner who
+ * wrote while unconfirmed cannot be answered until they confirm; invisible members are only
+ * answered, never written to first; deleted or disabled profiles take no messages.
+ */
+async function sendBlockReason(db: Q, own: number, partner: Partner, conversationId: number | null): Promise<SendBlockReason | null> {
+  const block = await blockBetween(db, own, partner.id);
+  if (block) return block;
+  if (partner.user_id !== null && partner.user_status === 'not_confirmed') return 'partner_unconfirmed';
+  if (partner.status !== 'active') return 'unavailable';
+  if (partner.invisible === 1 && !(conversationId !== null && (await repo.hasWritten(db, conversationId, partner.id)))) return 'invisible';
+  return null;
+}
+
+const REASON_KEYS: Record<SendBlockReason, string> = {
+  blocked: 'chat_error.blocked',
+  blocked_by: 'chat_error.blocked_by',
+  partner_unconfirmed: 'chat_error.partner_unconfirmed',
+  invisible: 'chat_error.invisible',
+  unavailable: 'chat_error.unavailable',
+};
+
+async function partnerCard(app: AppContext, profileId: number) {
+  const [card] = await cardsByIds(app.db.db, [profileId], app.clock.now());
+  if (!card) throw new ChatRuleError('not_found', 'error.not_found', 404);
+  return card;
+}
+
+/** GET chats: the member's visible conversations, newest activity first, with unread counts. */
+export async function listChats(app: AppContext, _site: Site, user: User): Promise<ChatsResponse> {
+  const db = app.db.db;
+  const own = await requireOwnProfile(db, user);
+  const rows = await db
+    .selectFrom('chat_participants as cp')
+    .innerJoin('profiles as p', 'p.id', 'cp.partner_profile_id')
+    .leftJoin('messages as m', (join) => join.onRef('m.id', '=', 'cp.last_message_id').onRef('m.id', '>', 'cp.cleared_message_id'))
+    .select(['cp.conversation_id', 'cp.partner_profile_id', 'cp.unread_count', 'm.kind', 'm.body', 'm.sender_profile_id', 'm.created_at'])
+    .where('cp.profile_id', '=', own)
+    .where('cp.hidden', '=', 0)
+    .where('p.status', '!=', 'deleted')
+    // Members who blocked this member are gone from their list (they cannot view or contact them).
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('blocks').select('blocks.created_at').whereRef('blocks.blocker_profile_id', '=', 'cp.partner_profile_id').where('blocks.blocked_profile_id', '=', own))))
+    .orderBy('cp.last_message_at', 'desc')
+    .limit(500)
+    .execute();
+  const cards = new Map((await cardsByIds(db, rows.map((r) => r.partner_profile_id), app.clock.now())).map((c) => [c.id, c]));
+  const chats: ChatSummary[] = rows.flatMap((r) => {
+    const profile = cards.get(r.partner_profile_id);
+    if (!profile) return [];
+    return [{
+      conversation: { id: r.conversation_id },
+      profile,
+      last_message: r.kind ? { kind: r.kind, text: r.kind === 'text' ? (r.body ?? '').slice(0, 140) : null, from_me: r.sender_profile_id === own, created_at: r.created_at as number } : null,
+      num_unread_messages: r.unread_count,
+    }];
+  });
+  return { chats, unread_messages: chats.reduce((n, c) => n + c.num_unread_messages, 0) };
+}
+
+/**
+ * Opens a conversation (by id, or by partner profile for /members/{id}/chat): a page of history,
+ * what the member may do, and the prices. Opening without `before` sets its unread count to 0.
+ */
+export async function openConversation(
+  app: AppContext, site: Site, user: User, target: { conversation?: number; profile_id?: number; before?: number },
+): Promise<ConversationView> {
+  const db = app.db.db;
+  const own = await requireOwnProfile(db, user);
+  let participant: Awaited<ReturnType<typeof repo.findParticipant>>;
+  let partnerId: number;
+  if (target.conversation !== undefined) {
+    participant = await repo.findParticipant(db, target.conversation, own);
+    if (!participant) throw new ChatRuleError('not_found', 'error.not_found', 404);
+    partnerId = participant.partner_profile_id;
+  } else {
+    partnerId = target.profile_id as number;
+    if (partnerId === own) throw new ChatRuleError('self', 'error.invalid_input', 400);
+    const conversation = await repo.findConversationOfPair(db, own, partnerId);
+    participant = conversation ? await repo.findParticipant(db, conversation.id, own) : undefined;
+  }
+  const partner = await findPartner(db, site, partnerId);
+  if (!partner || partner.status === 'deleted' || (partner.status === 'disabled' && !participant)) throw new ChatRuleError('not_found', 'error.not_found', 404);
+  const block = await blockBetween(db, own, partner.id);
+  if (block === 'blocked_by') throw new ChatRuleError('blocked_by', 'profile.blocked', 403, { name: partner.name });
+
+  const conversationId = participant?.conversation_id ?? null;
+  const page = participant
+    ? await repo.listMessages(db, participant.conversation_id, participant.cleared_message_id, target.before, CHAT_PAGE_SIZE)
+    : { rows: [] as Message[], hasMore: false };
+  if (participant && target.before === undefined) await markRead(app, user, participant.conversation_id, own);
+  const country = (await db.selectFrom('profiles').select('country').where('id', '=', own).executeTakeFirst())?.country ?? '';
+  return {
+    id: conversationId,
+    own_profile_id: own,
+    profile: await partnerCard(app, partner.id),
+    blocked_reason: await sendBlockReason(db, own, partner, conversationId),
+    self_unconfirmed: user.status === 'not_confirmed' && partner.user_id !== null,
+    prices: { message: site.message_credits, photo: site.photo_credits, gift: site.gift_credits },
+    minimum_cost: site.minimum_message_costs[country] ?? null,
+    message_length: site.message_length,
+    messages: page.rows.map(repo.toChatMessage),
+    has_more: page.hasMore,
+  };
+}
+
+/** Sets a conversation's unread count to 0 and tells the member's other tabs. */
+export async function markRead(app: AppContext, user: User, conversationId: number, ownProfileId?: number): Promise<number> {
+  const db = app.db.db;
+  const own = ownProfileId ?? (await requireOwnProfile(db, user));
+  const now = app.clock.now();
+  const events = await db.transaction().execute(async (trx) => {
+    const participant = await repo.findParticipant(trx, conversationId, own);
+    if (!participant) throw new ChatRuleError('not_found', 'error.not_found', 404);
+    if (participant.unread_count === 0) return [];
+    await trx.updateTable('chat_participants').set({ unread_count: 0 }).where('conversation_id', '=', conversationId).where('profile_id', '=', own).execute();
+    const total = await repo.unreadTotal(trx, own);
+    return recordEvents(trx, [{ userId: user.id, event: { type: 'read', conversation_id: conversationId, unread_messages: total } }], now);
+  });
+  await app.bus.publish(events);
+  return repo.unreadTotal(db, own);
+}
+
+/** Removes a chat from the member's list and history (the partner keeps theirs). */
+export async function deleteChat(app: AppContext, user: User, conversationId: number) {
+  const db = app.db.db;
+  const own = await requireOwnProfile(db, user);
+  const now = app.clock.now();
+  const events = await db.transaction().execute(async (trx) => {
+    const participant = await repo.findParticipant(trx, conversationId, own);
+    if (!participant) throw new ChatRuleError('not_found', 'error.not_found', 404);
+    const last = await trx.selectFrom('messages').select((eb) => eb.fn.max('id').as('id')).where('conversation_id', '=', conversationId).executeTakeFirst();
+    await trx
+      .updateTable('chat_participants')
+      .set({ hidden: 1, unread_count: 0, cleared_message_id: Number(last?.id ?? 0) })
+      .where('conversation_id', '=', conversationId)
+      .where('profile_id', '=', own)
+      .execute();
+    const total = await repo.unreadTotal(trx, own);
+    return recordEvents(trx, [{ userId: user.id, event: { type: 'chat_deleted', conversation_id: conversationId, unread_messages: total } }], now);
+  });
+  await app.bus.publish(events);
+}
+
+/** The gift catalogue with this site's prices. */
+export function giftCatalogue(site: Site): Gift[] {
+  return GIFTS.map((g) => ({ id: g.id, credits: site.gift_credits * g.factor, image: giftImage(g.id) }));
+}
+
+export type OutgoingMessage =
+  | (SendMessageInput & { kind: 'text' | 'gift' })
+  | { kind: 'image'; conversation?: number; profile_id?: number; client_id: string; image: Buffer };
+
+/**
+ * Sends a text, gift or image. The price is taken from the ledger in the same transaction that
+ * stores the message, so a refused payment stores nothing and a retried client_id is charged once.
+ */
+export async function sendMessage(app: AppContext, site: Site, user: User, input: OutgoingMessage): Promise<SendMessageResponse> {
+  const db = app.db.db;
+  const own = await requireOwnProfile(db, user);
+  const ownProfile = await db.selectFrom('profiles').select(['status']).where('id', '=', own).executeTakeFirstOrThrow();
+  if (ownProfile.status === 'deleted') throw new ChatRuleError('not_found', 'error.not_found', 404);
+
+  const repeat = await repo.findMessageByClientId(db, own, input.client_id);
+  if (repeat) return { message: repo.toChatMessage(repeat), conversation_id: repeat.conversation_id, credits: (await creditsOf(db, user.id)) };
+
+  // Who is written to: a conversation of this member, or a profile on this site.
+  let conversationId: number | null = null;
+  let partnerId: number;
+  if (input.conversation !== undefined) {
+    const participant = await repo.findParticipant(db, input.conversation, own);
+    if (!participant) throw new ChatRuleError('not_found', 'error.not_found', 404);
+    conversationId = participant.conversation_id;
+    partnerId = participant.partner_profile_id;
+  } else {
+    partnerId = input.profile_id as number;
+    if (partnerId === own) throw new ChatRuleError('self', 'error.invalid_input', 400);
+    conversationId = (await repo.findConversationOfPair(db, own, partnerId))?.id ?? null;
+  }
+  const partner = await findPartner(db, site, partnerId);
+  if (!partner || partner.status === 'deleted') throw new ChatRuleError('not_found', 'error.not_found', 404);
+  const reason = await sendBlockReason(db, own, partner, conversationId);
+  if (reason) throw new ChatRuleError(reason, REASON_KEYS[reason], 403, { name: partner.name });
+
+  // What it is and what it costs.
+  let body: string | null = null;
+  let gift: string | null = null;
+  let price: number;
+  let ledgerReason: 'message' | 'gift' | 'photo';
+  if (input.kind === 'text') {
+    body = (input.text ?? '').trim();
+    if (!body) throw new ChatRuleError('empty', 'chat_error.empty', 400);
+    if (body.length > site.message_length) throw new ChatRuleError('too_long', 'chat_error.too_long', 400, { max: site.message_length });
+    price = site.message_credits;
+    ledgerReason = 'message';
+    if (!user.paid_user && site.free_messages > 0 && (await repo.countFreeTextMessages(db, own)) < site.free_messages) price = 0;
+  } else if (input.kind === 'gift') {
+    const item = GIFTS.find((g) => g.id === input.gift);
+    if (!item) throw new ChatRuleError('invalid_gift', 'error.invalid_input', 400);
+    gift = item.id;
+    price = site.gift_credits * item.factor;
+    ledgerReason = 'gift';
+  } else {
+    price = site.photo_credits;
+    ledgerReason = 'photo';
+  }
+  if (conversationId === null && !user.paid_user && (await repo.countStartedConversations(db, own)) >= site.free_conversations) {
+    throw new ChatRuleError('conversation_limit', 'chat_error.conversation_limit', 403, { count: site.free_conversations });
+  }
+  // Refuse early when the balance cannot cover it (the ledger re-checks inside the transaction).
+  if ((await creditsOf(db, user.id)) < price) throw new ChatRuleError('insufficient_credits', 'chat_error.insufficient_credits', 402);
+
+  let imageJson: string | null = null;
+  const written: string[] = [];
+  if (input.kind === 'image') {
+    const encoded = await encodeImage(input.image);
+    const name = randomBytes(16).toString('hex');
+    const file = `chat/${name}.webp`;
+    const thumb = `chat/${name}-thumb.webp`;
+    await mkdir(path.join(app.config.uploadDir, 'chat'), { recursive: true });
+    for (const [f, data] of [[file, encoded.main], [thumb, encoded.thumb]] as const) {
+      await writeFile(path.join(app.config.uploadDir, f), data);
+      written.push(f);
+    }
+    imageJson = JSON.stringify({ file, thumb, width: encoded.width, height: encoded.height });
+  }
+
+  const now = app.clock.now();
+  try {
+    const { message, credits, events } = await db.transaction().execute(async (trx) => {
+      const conversation = conversationId !== null
+        ? { id: conversationId }
+        : await repo.createConversation(trx, site.id, own, partner.id, now);
+      const inserted = await trx
+        .insertInto('messages')
+        .values({ conversation_id: conversation.id, sender_profile_id: own, kind: input.kind, body, gift, image: imageJson, credits: price, client_id: input.client_id, created_at: now })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const balance = price > 0
+        ? await applyCredits(trx, { userId: user.id, delta: -price, reason: ledgerReason, key: `message:${inserted.id}`, now })
+        : null;
+      await trx
+        .updateTable('chat_participants')
+        .set({ hidden: 0, last_message_id: inserted.id, last_message_at: now })
+        .where('conversation_id', '=', conversation.id)
+        .where('profile_id', '=', own)
+        .execute();
+      await trx
+        .updateTable('chat_participants')
+        .set((eb) => ({ hidden: 0, last_message_id: inserted.id, last_message_at: now, unread_count: eb('unread_count', '+', 1) }))
+        .where('conversation_id', '=', conversation.id)
+        .where('profile_id', '=', partner.id)
+        .execute();
+      const chatMessage = repo.toChatMessage(inserted);
+      const entries: { userId: number; event: ChatMessageEvent }[] = [
+        { userId: user.id, event: { type: 'message', message: chatMessage, unread_messages: await repo.unreadTotal(trx, own) } },
+      ];
+      if (partner.user_id !== null) {
+        entries.push({ userId: partner.user_id, event: { type: 'message', message: chatMessage, unread_messages: await repo.unreadTotal(trx, partner.id) } });
+      }
+      const events = await recordEvents(trx, entries, now);
+      return { message: chatMessage, credits: balance ?? (await creditsOf(trx, user.id)), events };
+    });
+    await app.bus.publish(events);
+    return { message, conversation_id: message.conversation_id, credits };
+  } catch (err) {
+    await Promise.all(written.map((f) => unlink(path.join(app.config.uploadDir, f)).catch(() => undefined)));
+    if (err instanceof InsufficientCreditsError) throw new ChatRuleError('insufficient_credits', 'chat_error.insufficient_credits', 402);
+    if (isUniqueViolation(err)) {
+      // The same client_id raced itself: answer with the stored message, charged once.
+      const stored = await repo.findMessageByClientId(db, own, input.client_id);
+      if (stored) return { message: repo.toChatMessage(stored), conversation_id: stored.conversation_id, credits: await creditsOf(db, user.id) };
+    }
+    throw err;
+  }
+}
+type ChatMessageEvent = { type: 'message'; message: ChatMessage; unread_messages: number };
+
+function isUniqueViolation(err: unknown) {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
+}
+
+async function creditsOf(db: Q, userId: number): Promise<number> {
+  const row = await db.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow();
+  return row.credits;
+}
+
+/** The file behind a chat image, for the two members of its conversation only. */
+export async function chatImageFile(app: AppContext, user: User, messageId: number, size: 'thumb' | 'full'): Promise<string> {
+  const db = app.db.db;
+  const own = await requireOwnProfile(db, user);
+  const row = await db
+    .selectFrom('messages')
+    .innerJoin('chat_participants as cp', (join) => join.onRef('cp.conversation_id', '=', 'messages.conversation_id').on('cp.profile_id', '=', own))
+    .select(['messages.image', 'messages.id', 'cp.cleared_message_id'])
+    .where('messages.id', '=', messageId)
+    .where('messages.kind', '=', 'image')
+    .executeTakeFirst();
+  if (!row?.image || row.id <= row.cleared_message_id) throw new ChatRuleError('not_found', 'error.not_found', 404);
+  const image = JSON.parse(row.image) as { file: string; thumb: string };
+  return path.join(app.config.uploadDir, size === 'thumb' ? image.thumb : image.file);
+}
