@@ -10,6 +10,7 @@ import { createRequestContext } from './context/request-context';
 import { DEMO_PASSWORD, demoMembers, seedIfEmpty } from './db/seed';
 import { fallbackErrorPage } from './errors/fallback-page';
 import { baseSecurityHeaders, NON_HTML_CSP } from './security-headers';
+import { pruneEvents } from './events/events.service';
 import { type AccountsDeps, describeUser, eraseExpiredAccounts, memberForSession } from './accounts/accounts.service';
 import { AUTH_COOKIE } from './api/session';
 import { parseCookies } from './context/request-context';
@@ -99,10 +100,12 @@ export async function startServer(config: Config = readConfig(), overrides: Part
   });
 
   // Personal data of accounts deleted more than 14 days ago is erased for good, hourly.
+  // Realtime events older than the resync window go too.
   const erase = () =>
     eraseExpiredAccounts(app)
       .then((n) => n > 0 && app.logger.info({ erased: n }, 'erased deleted accounts'))
-      .catch((err) => app.logger.error({ err }, 'erasing deleted accounts failed'));
+      .then(() => pruneEvents(app.db.db, app.clock.now()))
+      .catch((err) => app.logger.error({ err }, 'hourly clean-up failed'));
   void erase();
   const eraser = setInterval(erase, 60 * 60 * 1000);
   eraser.unref();
@@ -125,7 +128,10 @@ export async function startServer(config: Config = readConfig(), overrides: Part
     url,
     async close() {
       clearInterval(eraser);
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Event streams never end by themselves.
+      server.closeAllConnections();
+      await closed;
       await app.close();
     },
   };

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage, ChatsResponse, ConversationView, LikesResponse, SendMessageResponse } from '../../src/shared/chat.contract';
 import { GIFTS } from '../../src/shared/gifts';
 import { JSON_HEADERS, activeMember, as, post } from '../helpers/members';
+import { readEvents } from '../helpers/sse';
 import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
 
 // The demo site served on localhost (content/sites/kindred.yaml).
@@ -20,30 +21,6 @@ const text = (fields: { conversation?: number; profile_id?: number; text?: strin
 
 async function json<T>(res: Response | Promise<Response>): Promise<T> {
   return (await res).json() as Promise<T>;
-}
-
-/** Reads SSE frames from a stream until `count` events of the wanted types arrived, then aborts. */
-async function readEvents(res: Response, count: number, abort: AbortController, types = ['message', 'like', 'match', 'read', 'chat_deleted']) {
-  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  const events: { id: number; event: string; data: unknown }[] = [];
-  let buffer = '';
-  const deadline = Date.now() + 5000;
-  while (events.length < count && Date.now() < deadline) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let end = buffer.indexOf('\n\n');
-    while (end >= 0) {
-      const frame = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const lines = Object.fromEntries(frame.split('\n').filter((l) => !l.startsWith(':') && l.includes(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]));
-      if (types.includes(lines.event)) events.push({ id: Number(lines.id), event: lines.event, data: JSON.parse(lines.data) });
-      end = buffer.indexOf('\n\n');
-    }
-  }
-  abort.abort();
-  return events;
 }
 
 for (const dialect of DIALECTS) {
@@ -238,7 +215,7 @@ for (const dialect of DIALECTS) {
       await setCredits(ann, 100);
       const png = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#ff7f50' } })
         .withExif({ IFD0: { Copyright: 'secret' } }).jpeg().toBuffer();
-      const res = await t.request(`/api/chat-image.php?profile_id=${bob.profileId}&client_id=${randomUUID()}`, { method: 'POST', headers: { cookie: ann.cookie, 'content-type': 'image/jpeg' }, body: png });
+      const res = await t.request(`/api/chat-image.php?profile_id=${bob.profileId}&client_id=${randomUUID()}`, { method: 'POST', headers: { cookie: ann.cookie, 'content-type': 'image/jpeg' }, body: new Uint8Array(png) });
       expect(res.status).toBe(201);
       const sent = await json<SendMessageResponse>(res);
       expect(sent.credits).toBe(100 - PHOTO_CREDITS);
@@ -257,7 +234,7 @@ for (const dialect of DIALECTS) {
       expect(corrupt.status).toBe(400);
       const wrongType = await t.request(`/api/chat-image.php?profile_id=${bob.profileId}&client_id=${randomUUID()}`, { method: 'POST', headers: { cookie: ann.cookie, 'content-type': 'text/plain' }, body: 'x' });
       expect(wrongType.status).toBe(415);
-      expect((await t.request(`/api/chat-image.php?profile_id=${bob.profileId}`, { method: 'POST', headers: { cookie: ann.cookie, 'content-type': 'image/png' }, body: png })).status).toBe(400);
+      expect((await t.request(`/api/chat-image.php?profile_id=${bob.profileId}`, { method: 'POST', headers: { cookie: ann.cookie, 'content-type': 'image/png' }, body: new Uint8Array(png) })).status).toBe(400);
       expect({ messages: await messageCount(), credits: await credits(ann) }).toEqual(before);
     });
 
