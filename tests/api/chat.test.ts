@@ -197,6 +197,20 @@ for (const dialect of DIALECTS) {
       expect((await send(cat, text({ conversation: sent.conversation_id }))).status).toBe(201);
     });
 
+    it('delivers the free signup message to the target profile; no reply until the new member confirms', async () => {
+      const res = await t.request('/api/signup.php', {
+        method: 'POST', headers: JSON_HEADERS,
+        body: JSON.stringify({ email: 'vic@example.com', name: 'Vic', password: 'correct horse battery', date_of_birth: '1991-01-01', gender: 'male', target_profile_id: cat.profileId, signup_message: 'Hi Cat, I came for you!' }),
+      });
+      expect(res.status).toBe(200);
+      const vic = (await res.json()).user as { credits: number };
+      expect(vic.credits).toBe(0);
+      const chats = await json<ChatsResponse>(t.request('/api/chats.php', as(cat.cookie)));
+      const chat = chats.chats.find((c) => c.profile.name === 'Vic')!;
+      expect(chat).toMatchObject({ num_unread_messages: 1, last_message: { text: 'Hi Cat, I came for you!', from_me: false } });
+      expect((await json<ConversationView>(t.request(`/api/chat.php?conversation=${chat.conversation.id}`, as(cat.cookie)))).blocked_reason).toBe('partner_unconfirmed');
+    });
+
     it('sends gifts at their catalogue price', async () => {
       const catalogue = await json<{ gifts: { id: string; credits: number; image: string }[] }>(t.request('/api/gifts.php', { headers: JSON_HEADERS }));
       expect(catalogue.gifts).toHaveLength(GIFTS.length);

@@ -6,6 +6,7 @@ import { AUTH_COOKIE_MAX_AGE_S, REACTIVATION_DAYS } from '../../shared/constants
 import { isLocale, type Locale } from '../../shared/locales';
 import type { Site } from '../../shared/site.schema';
 import { newLikesTotal, unreadTotal } from '../chat/chat.repository';
+import { sendMessage } from '../chat/chat.service';
 import type { SessionUser } from '../../shared/user.contract';
 import type { AppContext } from '../app-context';
 import { RuleError } from '../rule-error';
@@ -158,6 +159,12 @@ export async function signup(deps: AccountsDeps, caller: Caller, input: SignupIn
     return created;
   });
   const token = await repo.createSession(db, user.id, now, SESSION_TTL_MS, caller.userAgent ?? null);
+  if (target !== null && input.signup_message?.trim()) {
+    // The wizard's free message goes to the profile the visitor came for; its partner can reply once
+    // the new member confirms the e-mail address. A refused message never fails the signup.
+    await sendMessage(app, site, user, { kind: 'text', text: input.signup_message, profile_id: target, client_id: `signup-${user.id}` }, { free: true })
+      .catch((err) => app.logger.warn({ err }, 'signup message not delivered'));
+  }
   await sendActivation(deps, caller, user);
   return { user, token };
 }

@@ -203,7 +203,7 @@ export type OutgoingMessage =
  * Sends a text, gift or image. The price is taken from the ledger in the same transaction that
  * stores the message, so a refused payment stores nothing and a retried client_id is charged once.
  */
-export async function sendMessage(app: AppContext, site: Site, user: User, input: OutgoingMessage): Promise<SendMessageResponse> {
+export async function sendMessage(app: AppContext, site: Site, user: User, input: OutgoingMessage, options: { free?: boolean } = {}): Promise<SendMessageResponse> {
   const db = app.db.db;
   const own = await requireOwnProfile(db, user);
   const ownProfile = await db.selectFrom('profiles').select(['status']).where('id', '=', own).executeTakeFirstOrThrow();
@@ -252,6 +252,8 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
     price = site.photo_credits;
     ledgerReason = 'photo';
   }
+  // The free message written in the signup wizard costs nothing.
+  if (options.free) price = 0;
   if (conversationId === null && !user.paid_user && (await repo.countStartedConversations(db, own)) >= site.free_conversations) {
     throw new ChatRuleError('conversation_limit', 'chat_error.conversation_limit', 403, { count: site.free_conversations });
   }
