@@ -5,7 +5,7 @@ import {
 import { AUTH_COOKIE_MAX_AGE_S, REACTIVATION_DAYS } from '../../shared/constants';
 import { isLocale, type Locale } from '../../shared/locales';
 import type { Site } from '../../shared/site.schema';
-import { newLikesTotal, unreadTotal } from '../chat/chat.repository';
+import { badgeTotals } from '../chat/chat.repository';
 import { sendMessage } from '../chat/chat.service';
 import type { SessionUser } from '../../shared/user.contract';
 import type { AppContext } from '../app-context';
@@ -100,8 +100,7 @@ export async function describeUser(deps: AccountsDeps, site: Site, user: User, e
     email_prefs: emailPrefs,
     push_prefs: parsePrefs(user.push_prefs),
     invisible: profile?.invisible === 1,
-    unread_messages: profile ? await unreadTotal(db, profile.id) : 0,
-    new_likes: profile ? await newLikesTotal(db, profile.id) : 0,
+    ...(profile ? await badgeTotals(db, profile.id) : { unread_messages: 0, new_likes: 0 }),
     profile: {
       id: profile?.id ?? 0,
       name: profile?.name ?? '',

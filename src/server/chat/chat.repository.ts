@@ -94,6 +94,19 @@ export async function newLikesTotal(db: Q, profileId: number): Promise<number> {
   return Number(row.n);
 }
 
+/** Both badge totals in one query (every GET /api/user.php and page render needs them). */
+export async function badgeTotals(db: Q, profileId: number): Promise<{ unread_messages: number; new_likes: number }> {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb.selectFrom('chat_participants').select((s) => s.fn.coalesce(s.fn.sum<number>('unread_count'), s.lit(0)).as('n'))
+        .where('profile_id', '=', profileId).where('hidden', '=', 0).as('unread_messages'),
+      eb.selectFrom('likes').select((s) => s.fn.countAll<number>().as('n'))
+        .where('liked_profile_id', '=', profileId).where('is_new', '=', 1).as('new_likes'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { unread_messages: Number(row.unread_messages ?? 0), new_likes: Number(row.new_likes ?? 0) };
+}
+
 /** The message as the client sees it; image files are served through the access-checked endpoint. */
 export function toChatMessage(m: Message): ChatMessage {
   const image = m.image ? (JSON.parse(m.image) as { width: number; height: number }) : null;
