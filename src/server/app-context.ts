@@ -5,6 +5,7 @@ import { type Db, openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { createMailer, type Mailer } from './mail/mailer';
 import { createEventBus, type EventBus } from './events/bus';
+import { createPushService, type PushService } from './push/push.service';
 import { SiteRegistry, loadSites } from './sites/site-registry';
 
 /** The clock every rule reads time from, so tests can move it. */
@@ -24,6 +25,8 @@ export interface AppContext {
   limits: LoginLimits;
   /** Realtime fan-out to SSE connections (in-process, or Redis with REDIS_URL). */
   bus: EventBus;
+  /** Web push to members' browsers (VAPID keys kept in the database). */
+  push: PushService;
   close(): Promise<void>;
 }
 
@@ -35,9 +38,12 @@ export async function createAppContext(config: Config, overrides: Partial<AppCon
   const store: LimiterStore = createLimiterStore(db, config.redisUrl);
   const logger = overrides.logger ?? pino({ level: config.logLevel });
   const bus = overrides.bus ?? createEventBus(config.redisUrl, logger);
+  const sites = overrides.sites ?? new SiteRegistry(loadSites());
+  const push = overrides.push ?? (await createPushService(db, sites, logger));
   return {
     config,
-    sites: overrides.sites ?? new SiteRegistry(loadSites()),
+    sites,
+    push,
     db,
     clock,
     logger,
@@ -47,6 +53,7 @@ export async function createAppContext(config: Config, overrides: Partial<AppCon
     async close() {
       await store.close();
       await bus.close();
+      await push.idle();
       await db.db.destroy();
     },
   };

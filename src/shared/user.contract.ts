@@ -1,3 +1,5 @@
+import * as v from 'valibot';
+
 /** GET /api/user.php — the logged-in member as the client sees it (SPEC §3 User). */
 export const USER_PATH = '/api/user.php';
 /** Header marking requests the client makes itself (SPEC §7). */
@@ -27,3 +29,18 @@ export interface SessionUser {
     main_image: { filename: string; thumb_filename: string; status: string } | null;
   };
 }
+
+/** POST /api/user.php?push=1 — this browser's web-push subscription (PushSubscription.toJSON()). */
+export const PushSubscribeSchema = v.object({
+  subscription: v.object({
+    endpoint: v.pipe(v.string(), v.maxLength(1024), v.url(), v.regex(/^https?:\/\//)),
+    keys: v.object({
+      p256dh: v.pipe(v.string(), v.minLength(20), v.maxLength(256), v.regex(/^[A-Za-z0-9_=-]+$/)),
+      auth: v.pipe(v.string(), v.minLength(8), v.maxLength(64), v.regex(/^[A-Za-z0-9_=-]+$/)),
+    }),
+  }),
+});
+/** DELETE /api/user.php?push=1 — forget one subscription of the member. */
+export const PushUnsubscribeSchema = v.object({ endpoint: v.pipe(v.string(), v.maxLength(1024)) });
+/** Push services of the browsers; in production the server only posts to these hosts. */
+export const PUSH_SERVICE_HOSTS = [/\.googleapis\.com$/, /\.mozilla\.com$/, /\.windows\.com$/, /\.push\.apple\.com$/];

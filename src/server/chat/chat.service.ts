@@ -312,6 +312,15 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
       return { message: chatMessage, credits: balance ?? (await creditsOf(trx, user.id)), events };
     });
     await app.bus.publish(events);
+    if (partner.user_id !== null) {
+      const senderName = (await db.selectFrom('profiles').select('name').where('id', '=', own).executeTakeFirst())?.name ?? '';
+      app.push.notify(partner.user_id, conversationId === null ? 'new_conversations' : 'new_messages', (t) => ({
+        title: t('push.message_title', { name: senderName }),
+        body: t('push.message_body'),
+        url: `/chats/${message.conversation_id}`,
+        tag: `chat-${message.conversation_id}`,
+      }));
+    }
     return { message, conversation_id: message.conversation_id, credits };
   } catch (err) {
     await Promise.all(written.map((f) => unlink(path.join(app.config.uploadDir, f)).catch(() => undefined)));

@@ -202,7 +202,25 @@ export interface SwipeTable {
   created_at: number;
 }
 
+/** A browser's web-push subscription for a member. */
+export interface PushSubscriptionTable {
+  id: Generated<number>;
+  user_id: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  created_at: number;
+}
+
+/** Keys the app makes once and shares between processes (the VAPID key pair). */
+export interface AppKeyTable {
+  name: string;
+  value: string;
+}
+
 export interface Database {
+  push_subscriptions: PushSubscriptionTable;
+  app_keys: AppKeyTable;
   conversations: ConversationTable;
   chat_participants: ChatParticipantTable;
   messages: MessageTable;

@@ -286,6 +286,14 @@ export async function likeProfile(app: AppContext, site: Site, user: User, profi
     return { result: { match: Boolean(likedBack), remaining: user.paid_user ? null : FREE_LIKES_PER_DAY - usedToday - 1 }, events };
   });
   await app.bus.publish(events);
+  if (events.length > 0 && target.user_id !== null && ownCard) {
+    app.push.notify(target.user_id, 'like', (t) => ({
+      title: t(result.match ? 'push.match_title' : 'push.like_title', { name: ownCard.name }),
+      body: t(result.match ? 'push.match_body' : 'push.like_body'),
+      url: `/likes/m/${ownCard.id}`,
+      tag: `like-${ownCard.id}`,
+    }));
+  }
   return result;
 }
 

@@ -6,6 +6,7 @@ import {
   ProfileAboutSchema, ResetDoSchema, ResetRequestSchema, SignupSchema, TokenSchema, UserUpdateSchema,
 } from '../../../shared/accounts.contract';
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_S } from '../../../shared/locales';
+import { PUSH_SERVICE_HOSTS, PushSubscribeSchema, PushUnsubscribeSchema } from '../../../shared/user.contract';
 import { findUserById } from '../../accounts/accounts.repository';
 import * as accounts from '../../accounts/accounts.service';
 import type { AppContext } from '../../app-context';
@@ -36,9 +37,28 @@ export function accountRoutes(app: AppContext) {
     c.var.user ? c.json({ user: await accounts.describeUser(deps, c.var.ctx.site, c.var.user, c.var.memberExtras ?? undefined) }) : c.json({ user: null }));
 
   routes.post('/user.php', async (c) => {
-    if (c.req.query('push') !== undefined) return jsonError(c, 404, 'not_found', 'error.api_not_found');
+    // POST /api/user.php?push=1 {subscription}: this browser's web-push subscription (SPEC §7).
+    if (c.req.query('push') !== undefined) {
+      return handler({ member: true, schema: PushSubscribeSchema }, async (c, body, user) => {
+        // In production the server only ever posts to the browsers' push services (no SSRF).
+        const host = new URL(body.subscription.endpoint);
+        if (app.config.production && (host.protocol !== 'https:' || !PUSH_SERVICE_HOSTS.some((re) => re.test(host.hostname)))) {
+          return jsonError(c, 400, 'invalid_input', 'error.invalid_input');
+        }
+        await app.push.subscribe(user.id, body.subscription, app.clock.now());
+        return c.json({ subscribed: true });
+      })(c);
+    }
     return handler({ member: false, schema: LoginSchema }, async (c, body) =>
       startSession(c, await accounts.login(deps, callerOf(c), body.email, body.password)))(c);
+  });
+
+  routes.delete('/user.php', async (c) => {
+    if (c.req.query('push') === undefined) return jsonError(c, 404, 'not_found', 'error.api_not_found');
+    return handler({ member: true, schema: PushUnsubscribeSchema }, async (c, body, user) => {
+      await app.push.unsubscribe(user.id, body.endpoint);
+      return c.json({ subscribed: false });
+    })(c);
   });
 
   routes.put('/user.php', handler({ member: true, schema: UserUpdateSchema }, async (c, body, user) => {

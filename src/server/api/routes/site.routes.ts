@@ -23,7 +23,7 @@ export function siteRoutes(app: AppContext) {
     if (!query.success) return jsonError(c, 400, 'invalid_input', 'error.invalid_input');
     const { site, locale, country } = c.var.ctx;
     const host = c.req.header('host') ?? site.domains[0];
-    const settings = buildSettings({ site, locale, geoipCountry: country, host, query: query.output });
+    const settings = buildSettings({ site, locale, geoipCountry: country, host, query: query.output, pushPublicKey: app.push.publicKey });
     // domain_language sets the language cookie when none is set and it names a supported locale.
     const cookies = parseCookies(c.req.header('cookie'));
     const siteLocale = matchLocale(site.domain_language.slice(0, 2));
