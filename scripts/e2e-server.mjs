@@ -1,7 +1,8 @@
 // Starts the built server on a fresh data directory for the Playwright run.
 import { rmSync } from 'node:fs';
 
-const dir = 'test-results/e2e-data';
+// E2E_DATA_DIR lets a second run (another E2E_PORT) keep its own database beside the first.
+const dir = process.env.E2E_DATA_DIR ?? 'test-results/e2e-data';
 rmSync(dir, { recursive: true, force: true });
 process.env.DATA_DIR = dir;
 process.env.SEED_PROFILES ??= '300';

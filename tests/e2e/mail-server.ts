@@ -2,7 +2,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 
-export const MAIL_DIR = 'test-results/e2e-mail';
+/** E2E_MAIL_DIR lets a second run (another E2E_PORT) keep its own mail beside the first. */
+export const MAIL_DIR = process.env.E2E_MAIL_DIR ?? 'test-results/e2e-mail';
 export const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? 2525);
 
 /** A real SMTP server for the e2e run: each message is written to MAIL_DIR as JSON {to, raw}. */

@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { expect, hydrated, skipEntryWarning, test, tr } from './fixtures';
+import { SEARCH_PAGE_SIZE } from '../../src/shared/profiles.contract';
+import { expect, hydrated, onHost, skipEntryWarning, test, tr } from './fixtures';
 import { linkFromMail } from './mail-server';
 
 const PASSWORD = 'a long passphrase 42';
@@ -37,9 +38,78 @@ test('a visitor searches members and is asked to sign up to like', async ({ page
   else await expect(page.getByRole('dialog', { name: t('nav.signup') })).toBeVisible();
 });
 
+test('search filters and pages load without a reload; visited pages come from the cache; near me fills the place', async ({ browser, baseURL, request }) => {
+  // Members other tests create are younger than 55, so these counts hold while they run.
+  const older = (await (await request.get('/api/search.php?min_age=55')).json()) as { numResults: number };
+  const olderWomen = (await (await request.get('/api/search.php?gender=female&min_age=55')).json()) as { numResults: number };
+  expect(older.numResults).toBeGreaterThan(SEARCH_PAGE_SIZE);
+  const context = await browser.newContext({ baseURL, geolocation: { latitude: 52.09, longitude: 5.12 } });
+  const page = await context.newPage();
+  await skipEntryWarning(page);
+  const searches: string[] = [];
+  page.on('request', (req) => { if (req.url().includes('/api/search.php')) searches.push(req.url()); });
+  await page.goto('/members?gender=female&min_age=55');
+  await hydrated(page);
+  const count = page.locator('.result-count');
+  await expect(count).toHaveText(t('search.results', { count: olderWomen.numResults }));
+  await page.evaluate(() => { (window as unknown as { sameDocument: boolean }).sameDocument = true; });
+
+  // Widening the filters loads through the store and puts them in the address bar.
+  await page.getByLabel(t('search.gender')).selectOption('');
+  await page.getByRole('button', { name: t('search.submit') }).click();
+  await expect(count).toHaveText(t('search.results', { count: older.numResults }));
+  await expect(page).toHaveURL(/\/members\?min_age=55$/);
+  expect(searches).toHaveLength(1);
+
+  // Next, back and next again: page 2 is fetched once, page 1 came with the filters.
+  const firstCard = page.locator('.profile-card').first();
+  const pageOneFirst = await firstCard.getAttribute('data-profile-id');
+  const pager = page.getByRole('navigation', { name: t('search.pages') });
+  await pager.getByRole('link', { name: t('search.next') }).click();
+  await expect(page).toHaveURL(/\/members\?min_age=55&page=2$/);
+  await expect(pager.getByText(t('search.page', { page: 2 }))).toBeVisible();
+  await expect(firstCard).not.toHaveAttribute('data-profile-id', pageOneFirst as string);
+  const pageTwoFirst = await firstCard.getAttribute('data-profile-id');
+  await pager.getByRole('link', { name: t('search.previous') }).click();
+  await expect(page).toHaveURL(/\/members\?min_age=55$/);
+  await expect(firstCard).toHaveAttribute('data-profile-id', pageOneFirst as string);
+  await pager.getByRole('link', { name: t('search.next') }).click();
+  await expect(firstCard).toHaveAttribute('data-profile-id', pageTwoFirst as string);
+  expect(searches).toHaveLength(2);
+
+  // "Near me" asks for the position only on a click, then fills country and region and searches there.
+  await expect(page.getByLabel(t('search.country'))).toHaveValue('');
+  await context.grantPermissions(['geolocation']);
+  await page.getByRole('button', { name: t('search.near_me') }).click();
+  await expect(page.getByLabel(t('search.country'))).toHaveValue('NL', { timeout: 15_000 });
+  await expect(page.getByLabel(t('search.region'))).toHaveValue('utrecht');
+  await expect(page).toHaveURL(/\/members\?country=NL&countryregion=utrecht&min_age=55$/);
+  expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+
+  // With the permission granted already, an unfiltered search starts near the member by itself.
+  await page.goto('/members');
+  await expect(page.getByLabel(t('search.country'))).toHaveValue('NL', { timeout: 15_000 });
+  await expect(page).toHaveURL(/\/members\?country=NL&countryregion=utrecht$/);
+  await context.close();
+});
+
+test('without JavaScript the search form is a plain GET and pages are plain links', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/members');
+  await page.getByLabel(t('search.gender')).selectOption('female');
+  await page.getByLabel(t('search.min_age')).fill('55');
+  await page.getByRole('button', { name: t('search.submit') }).click();
+  await expect(page).toHaveURL(/\/members\?gender=female&country=&min_age=55&max_age=$/);
+  await expect(page.locator('.result-count')).toContainText(t('search.results', { count: 1 }).replace(/^1\s*/, ''));
+  await expect(page.getByRole('link', { name: t('search.next') })).toHaveAttribute('href', '/members?gender=female&min_age=55&page=2');
+  await expect(page.getByRole('button', { name: t('search.near_me') })).toHaveCount(0);
+  await context.close();
+});
+
 test('the gay site does not let visitors search', async ({ page }) => {
   await skipEntryWarning(page);
-  await page.goto('http://gay.localhost:4399/members');
+  await page.goto(onHost('gay.localhost', '/members'));
   await expect(page).toHaveURL(/\/login\?next=\/members$/);
 });
 
