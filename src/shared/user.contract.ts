@@ -44,3 +44,5 @@ export const PushSubscribeSchema = v.object({
 export const PushUnsubscribeSchema = v.object({ endpoint: v.pipe(v.string(), v.maxLength(1024)) });
 /** Push services of the browsers; in production the server only posts to these hosts. */
 export const PUSH_SERVICE_HOSTS = [/\.googleapis\.com$/, /\.mozilla\.com$/, /\.windows\.com$/, /\.push\.apple\.com$/];
+/** The query that turns user.php into the push-subscription call. */
+export const PUSH_PATH_QUERY = 'push=1';

@@ -128,6 +128,20 @@ for (const alert of document.querySelectorAll<HTMLElement>('[data-dismiss-key]')
   });
 }
 
+// Push: offer it where the browser can and the member has not decided; note whether this browser is subscribed.
+if (loggedIn) {
+  void import('../push/push.store').then(async ({ initPush, subscribePush }) => {
+    const state = await initPush().catch(() => null);
+    const alert = document.querySelector<HTMLElement>('[data-push-alert]');
+    if (!alert || !state?.isCapable || state.isSubscribed || state.permission !== 'default') return;
+    alert.hidden = false;
+    alert.querySelector('[data-push-enable]')?.addEventListener('click', async () => {
+      await subscribePush(alert.dataset.pushKey as string).catch(() => undefined);
+      alert.remove();
+    });
+  });
+}
+
 // "Send the activation e-mail again".
 for (const button of document.querySelectorAll<HTMLButtonElement>('[data-resend-activation]')) {
   button.addEventListener('click', async () => {

@@ -2,6 +2,7 @@ import emailSpellChecker from '@zootools/email-spell-checker';
 import * as v from 'valibot';
 import { fieldErrors, SignupSchema } from '../../shared/accounts.contract';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { subscribePush } from '../../core/push/push.store';
 import * as actions from '../../core/accounts/actions';
 import { ApiError } from '../../core/api/client';
 import { uploadPhoto } from '../../core/photos/actions';
@@ -124,7 +125,7 @@ export function SignupWizard(props: SignupWizardProps) {
   }
 
   async function askPush() {
-    if ('Notification' in window && Notification.permission === 'default') await Notification.requestPermission().catch(() => undefined);
+    await subscribePush().catch(() => undefined);
     next();
   }
 
