@@ -54,6 +54,8 @@ export interface SearchResult {
   numResults: number;
   similar: ProfileCard[];
   similarCount: number;
+  /** Profiles on this page (and in similar) the viewer already liked. */
+  likedIds: number[];
 }
 
 export const SwipeSchema = v.object({

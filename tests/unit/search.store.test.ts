@@ -8,7 +8,7 @@ import { fakeAddressBar, fakeApi, fakeGeolocation } from '../helpers/fake-api';
 
 const card = (id: number): ProfileCard => ({ id, name: `Member ${id}`, age: 30, city: null, region: null, country: 'NL', fictional: id % 2 === 0, thumb: null });
 const page = (pageNumber: number, ids: number[], numResults = 60, similar: number[] = []): SearchResult => ({
-  pageNumber, results: ids.map(card), numResults, similar: similar.map(card), similarCount: similar.length,
+  pageNumber, results: ids.map(card), numResults, similar: similar.map(card), similarCount: similar.length, likedIds: [],
 });
 const ids = (cards: ProfileCard[] | null | undefined) => (cards ?? []).map((c) => c.id);
 
@@ -34,6 +34,13 @@ describe('search store', () => {
     expect($currentSearchPage.get()).toMatchObject({ pageNumber: 1, pageCount: 3 });
     expect(api.requests).toEqual([]);
     expect(bar.history.replaceState).not.toHaveBeenCalled();
+  });
+
+  it('marks profiles the member already liked, from every loaded page', async () => {
+    expect($searchLikes.get().size).toBe(0);
+    api.expectRequest('/api/search.php?gender=female&page=2').andRespond(200, { ...page(2, [4, 5, 6]), likedIds: [5] });
+    await loadPage(2);
+    expect([...$searchLikes.get()]).toEqual([5]);
   });
 
   it('loads a page once, then answers it and the seeded page from the cache', async () => {

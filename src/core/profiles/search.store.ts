@@ -134,8 +134,17 @@ export function initSearch({ filters, result, network: trackingNetwork }: Search
     similar: result.similar,
     similarCount: result.similarCount,
   });
+  rememberLikes(result);
   wantedPage = result.pageNumber;
   $searchPageNumber.set(result.pageNumber);
+}
+
+/** Profiles the member already liked show as liked. */
+function rememberLikes(result: SearchResult) {
+  if (!result.likedIds?.length) return;
+  const likes = new Set($searchLikes.get());
+  for (const id of result.likedIds) likes.add(id);
+  $searchLikes.set(likes);
 }
 
 async function fetchPage(pageNumber: number, forGeneration: number): Promise<ProfileCard[] | null> {
@@ -151,6 +160,7 @@ async function fetchPage(pageNumber: number, forGeneration: number): Promise<Pro
       similar: result.similar,
       similarCount: result.similarCount,
     });
+    rememberLikes(result);
     return result.results;
   } catch (err) {
     if (forGeneration === generation) $searchError.set(err instanceof ApiError && err.status === 400 ? 'error.invalid_input' : 'error.try_later');

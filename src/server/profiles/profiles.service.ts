@@ -145,7 +145,11 @@ export async function searchProfiles(app: AppContext, site: Site, viewer: User |
     similar = candidates.filter((c) => !seen.has(c.id)).slice(0, 12);
     similarCount = similar.length;
   }
-  return { pageNumber: page, results, numResults, similar, similarCount };
+  const shown = [...results, ...similar].map((c) => c.id);
+  const likedIds = viewerProfileId !== null && shown.length > 0
+    ? (await db.selectFrom('likes').select('liked_profile_id').where('liker_profile_id', '=', viewerProfileId).where('liked_profile_id', 'in', shown).execute()).map((r) => r.liked_profile_id)
+    : [];
+  return { pageNumber: page, results, numResults, similar, similarCount, likedIds };
 }
 
 /** The public fields of a profile, as a viewer sees them. */
