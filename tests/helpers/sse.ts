@@ -1,11 +1,15 @@
-/** Reads SSE frames from a stream until `count` events of the wanted types arrived, then aborts. */
-export async function readEvents(res: Response, count: number, abort: AbortController, types = ['message', 'like', 'match', 'read', 'chat_deleted']) {
+type SseEvent = { id: number; event: string; data: unknown };
+/** Reads SSE frames until `count` events of the wanted types (that `counts`) arrived, then aborts. */
+export async function readEvents(
+  res: Response, count: number, abort: AbortController,
+  types = ['message', 'like', 'match', 'read', 'chat_deleted'], counts: (event: SseEvent) => boolean = () => true,
+) {
   const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
-  const events: { id: number; event: string; data: unknown }[] = [];
+  const events: SseEvent[] = [];
   let buffer = '';
   const deadline = Date.now() + 5000;
-  while (events.length < count && Date.now() < deadline) {
+  while (events.filter(counts).length < count && Date.now() < deadline) {
     const { value, done } = await reader.read();
     if (done) break;
     buffer += decoder.decode(value, { stream: true });

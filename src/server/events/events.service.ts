@@ -35,23 +35,22 @@ export async function emitEvents(db: Kysely<Database>, bus: EventBus, entries: {
   await bus.publish(events);
 }
 
-/** The member's events after `lastId`, oldest first (SSE resync with Last-Event-ID). */
-export async function eventsSince(db: Q, userId: number, lastId: number, limit = RESYNC_LIMIT): Promise<BusEvent[]> {
-  const rows = await db
-    .selectFrom('events')
-    .select(['id', 'type', 'data'])
-    .where('user_id', '=', userId)
-    .where('id', '>', lastId)
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({ userId, id: r.id, type: r.type, data: r.data }));
-}
+/**
+ * Ids are given at insert but transactions commit in any order, so an event with a smaller id
+ * may become visible after a larger one was delivered. A resync therefore also replays events
+ * written this long before the last one the client saw; the client drops ids it already has.
+ */
+export const RESYNC_OVERLAP_MS = 5_000;
 
-/** The newest event id of a member (a fresh connection starts after it). */
-export async function lastEventId(db: Q, userId: number): Promise<number> {
-  const row = await db.selectFrom('events').select('id').where('user_id', '=', userId).orderBy('id', 'desc').limit(1).executeTakeFirst();
-  return row?.id ?? 0;
+/** The member's events after `lastId` (and the overlap before it), oldest first: SSE resync with Last-Event-ID. */
+export async function eventsSince(db: Q, userId: number, lastId: number, limit = RESYNC_LIMIT): Promise<BusEvent[]> {
+  const last = await db.selectFrom('events').select('created_at').where('id', '=', lastId).where('user_id', '=', userId).executeTakeFirst();
+  let q = db.selectFrom('events').select(['id', 'type', 'data']).where('user_id', '=', userId);
+  q = last
+    ? q.where((eb) => eb.or([eb('id', '>', lastId), eb('created_at', '>=', last.created_at - RESYNC_OVERLAP_MS)]))
+    : q.where('id', '>', lastId);
+  const rows = await q.orderBy('id').limit(limit).execute();
+  return rows.map((r) => ({ userId, id: r.id, type: r.type, data: r.data }));
 }
 
 /** Drops events older than the retention window (run by the hourly job). */

@@ -1,0 +1,81 @@
+import { atom } from 'nanostores';
+import { type ChatEvent, EVENTS_PATH } from '../../shared/chat.contract';
+import { showMatch } from '../likes/like-modal.store';
+import { receiveLike } from '../likes/likes.store';
+import { receiveChatDeleted, receiveMessage, receiveRead } from './conversation.store';
+import { setTotals } from './totals.store';
+
+const EVENT_TYPES: ChatEvent['type'][] = ['message', 'read', 'chat_deleted', 'like', 'match', 'credits'];
+/** After the server closed the stream for good (e.g. an error answer), try again this much later. */
+const RECONNECT_MS = 30_000;
+
+/** Event ids already handled: a resync replays a few seconds of overlap (events commit out of id order). */
+const seen = new Set<string>();
+const SEEN_MAX = 2_000;
+function firstTime(id: string): boolean {
+  if (!id) return true;
+  if (seen.has(id)) return false;
+  seen.add(id);
+  if (seen.size > SEEN_MAX) seen.delete(seen.values().next().value as string);
+  return true;
+}
+
+/** Whether the realtime connection is open. */
+export const $realtimeOpen = atom(false);
+
+/** Puts one realtime event into the stores. */
+export function dispatchEvent(event: ChatEvent) {
+  switch (event.type) {
+    case 'message': return receiveMessage(event.message, event.unread_messages);
+    case 'read': return receiveRead(event.conversation_id, event.unread_messages);
+    case 'chat_deleted': return receiveChatDeleted(event.conversation_id, event.unread_messages);
+    case 'like': return receiveLike(event.profile, event.new_likes, false);
+    case 'match':
+      receiveLike(event.profile, event.new_likes, true);
+      return showMatch(event.profile);
+    case 'credits': return setTotals({ credits: event.credits });
+  }
+}
+
+type Source = Pick<EventSource, 'addEventListener' | 'close' | 'readyState'> & { onerror: EventSource['onerror'] };
+
+/**
+ * Opens the Server-Sent Events stream and feeds every event to the stores. The browser's
+ * EventSource reconnects by itself and resends Last-Event-ID, so the server replays what was
+ * missed; stores ignore a message they already have. Returns a function that closes it.
+ */
+export function connectRealtime(create: (url: string) => Source = (url) => new EventSource(url)): () => void {
+  let source: Source | null = null;
+  let retry: ReturnType<typeof setTimeout> | null = null;
+  let stopped = false;
+  const open = () => {
+    source = create(EVENTS_PATH);
+    // 'ready' comes once the server listens for this member: from then on nothing is missed.
+    source.addEventListener('ready', () => $realtimeOpen.set(true));
+    source.onerror = () => {
+      $realtimeOpen.set(false);
+      // CLOSED means the browser gave up (an error status): the refresh covers us until we retry.
+      if (source?.readyState === 2 && !stopped) {
+        source.close();
+        retry = setTimeout(open, RECONNECT_MS);
+      }
+    };
+    for (const type of EVENT_TYPES) {
+      source.addEventListener(type, (raw) => {
+        if (!firstTime((raw as MessageEvent<string>).lastEventId)) return;
+        try {
+          dispatchEvent({ ...JSON.parse((raw as MessageEvent<string>).data), type } as ChatEvent);
+        } catch {
+          // A malformed event is skipped; the periodic refresh repairs any gap.
+        }
+      });
+    }
+  };
+  open();
+  return () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    source?.close();
+    $realtimeOpen.set(false);
+  };
+}

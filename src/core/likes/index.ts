@@ -1,0 +1,2 @@
+export * from './like-modal.store';
+export * from './likes.store';

@@ -1,0 +1,51 @@
+import type { ChatsResponse, ConversationView, LikesResponse } from '../../shared/chat.contract';
+import { findUserById } from '../accounts/accounts.repository';
+import { listChats, openConversation } from '../chat/chat.service';
+import { listLikes } from '../likes/likes.service';
+import { RuleError } from '../rule-error';
+
+/** Catalog prefixes the chat island needs. */
+export const CHAT_MESSAGE_PREFIXES = [
+  'chat.', 'gift.', 'icebreaker.', 'profile.report', 'profile.block', 'profile.unblock', 'profile.blocked_done', 'profile.unblocked',
+  'profile.reported', 'report_reason.', 'error.', 'common.', 'activation.resend', 'activation.resent', 'members.age', 'nav.get_premium',
+];
+/** Catalog prefixes the likes island needs. */
+export const LIKES_MESSAGE_PREFIXES = ['likes.', 'members.age', 'chat.retry', 'nav.new_likes_badge'];
+
+export type ChatScreen =
+  | { status: 200; chats: ChatsResponse; conversation: ConversationView | null }
+  | { status: 403 | 404; chats: ChatsResponse; conversation: null; message: string };
+
+/**
+ * What the chat pages render first: the member's chats and, when the address names one, the
+ * conversation (opening it reads it). Rule refusals come back as a status and translated message.
+ */
+export async function loadChatScreen(locals: App.Locals, target: { conversation: number } | { profile_id: number } | null): Promise<ChatScreen> {
+  const { ctx, user, services, t } = locals;
+  const row = user ? await findUserById(services.app.db.db, user.id) : undefined;
+  if (!row) throw new Error('loadChatScreen needs a member');
+  if (!target) return { status: 200, chats: await listChats(services.app, ctx.site, row), conversation: null };
+  try {
+    // Opened first, so the list already counts this conversation as read.
+    const conversation = await openConversation(services.app, ctx.site, row, target);
+    return { status: 200, chats: await listChats(services.app, ctx.site, row), conversation };
+  } catch (err) {
+    if (!(err instanceof RuleError)) throw err;
+    const chats = await listChats(services.app, ctx.site, row);
+    return { status: err.status === 403 ? 403 : 404, chats, conversation: null, message: t(err.key, err.params) };
+  }
+}
+
+/** The member's likes for the likes pages. */
+export async function loadLikesScreen(locals: App.Locals): Promise<LikesResponse> {
+  const { ctx, user, services } = locals;
+  const row = user ? await findUserById(services.app.db.db, user.id) : undefined;
+  if (!row) throw new Error('loadLikesScreen needs a member');
+  return listLikes(services.app, ctx.site, row);
+}
+
+/** A positive id from the address, or null. */
+export function idParam(raw: string | undefined): number | null {
+  const id = Number(raw);
+  return /^\d{1,10}$/.test(raw ?? '') && Number.isSafeInteger(id) && id > 0 && id < 2 ** 31 ? id : null;
+}
