@@ -95,6 +95,13 @@ for (const dialect of DIALECTS) {
       expect(spent.reduce((n, r) => n + r.delta, 0)).toBe(-MESSAGE_CREDITS * 2);
     });
 
+    it('lets two members write to each other at the same moment (no deadlock)', async () => {
+      const [x, y] = [await activeMember(t, 'Xia', { credits: 500 }), await activeMember(t, 'Yan', { gender: 'male', credits: 500 })];
+      const first = await json<SendMessageResponse>(send(x, text({ profile_id: y.profileId })));
+      const sends = Array.from({ length: 20 }, (_, i) => send(i % 2 ? x : y, text({ conversation: first.conversation_id, text: `both ${i}` })));
+      expect((await Promise.all(sends)).map((r) => r.status)).toEqual(Array(20).fill(201));
+    });
+
     it('stores and charges a retried client_id once', async () => {
       await setCredits(dan, 100);
       const body = text({ profile_id: ann.profileId, text: 'once', client_id: randomUUID() });

@@ -289,18 +289,19 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
       const balance = price > 0
         ? await applyCredits(trx, { userId: user.id, delta: -price, reason: ledgerReason, key: `message:${inserted.id}`, now })
         : null;
-      await trx
-        .updateTable('chat_participants')
-        .set({ hidden: 0, last_message_id: inserted.id, last_message_at: now })
-        .where('conversation_id', '=', conversation.id)
-        .where('profile_id', '=', own)
-        .execute();
-      await trx
-        .updateTable('chat_participants')
-        .set((eb) => ({ hidden: 0, last_message_id: inserted.id, last_message_at: now, unread_count: eb('unread_count', '+', 1) }))
-        .where('conversation_id', '=', conversation.id)
-        .where('profile_id', '=', partner.id)
-        .execute();
+      // Both sides' rows, always the lower profile id first: two members writing to each other at
+      // the same moment would otherwise lock them in opposite orders (a PostgreSQL deadlock).
+      for (const side of [own, partner.id].sort((a, b) => a - b)) {
+        await trx
+          .updateTable('chat_participants')
+          .set((eb) => ({
+            hidden: 0, last_message_id: inserted.id, last_message_at: now,
+            unread_count: side === own ? eb.ref('unread_count') : eb('unread_count', '+', 1),
+          }))
+          .where('conversation_id', '=', conversation.id)
+          .where('profile_id', '=', side)
+          .execute();
+      }
       const chatMessage = repo.toChatMessage(inserted);
       const entries: { userId: number; event: ChatMessageEvent }[] = [
         { userId: user.id, event: { type: 'message', message: chatMessage, unread_messages: await repo.unreadTotal(trx, own) } },
