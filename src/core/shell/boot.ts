@@ -128,6 +128,9 @@ for (const alert of document.querySelectorAll<HTMLElement>('[data-dismiss-key]')
   });
 }
 
+// Members get the live shell (realtime, refresh, badges, like and match modals); visitors never load it.
+if (document.getElementById('member-shell-data')) void import('../members/boot');
+
 // Push: offer it where the browser can and the member has not decided; note whether this browser is subscribed.
 if (loggedIn) {
   void import('../push/push.store').then(async ({ initPush, subscribePush }) => {
