@@ -22,7 +22,9 @@ export default defineConfig({
       filename: 'sw.ts',
       injectRegister: false, // src/core/shell/boot.ts registers it
       manifest: false, // each site serves its own manifest (src/pages/pages/[site]/manifest.webmanifest.ts)
-      injectManifest: { globPatterns: ['_astro/**/*.{js,css,svg}', 'favicon.svg'] },
+      // Nothing big is precached (a first visit on a phone must not download every bundle in the
+      // background); hashed assets are cached as they are used (src/sw.ts).
+      injectManifest: { globPatterns: ['favicon.svg'] },
       workbox: { navigateFallback: null },
     }),
   ],

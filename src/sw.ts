@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-// Service worker: precaches hashed assets (no navigation fallback: pages need the server) and shows push messages.
+// Service worker: caches hashed assets as they are used (no navigation fallback: pages need the server) and shows push messages.
 import { cleanupOutdatedCaches, precacheAndRoute } from 'workbox-precaching';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<string | { url: string; revision: string | null }> };
@@ -7,6 +7,21 @@ declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<string | {
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 self.addEventListener('install', () => void self.skipWaiting());
+
+// Hashed assets never change: served from the cache once fetched (cache-first, filled on use).
+const ASSETS_CACHE = 'assets-v1';
+self.addEventListener('fetch', (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method !== 'GET' || url.origin !== self.location.origin || !url.pathname.startsWith('/_astro/')) return;
+  event.respondWith((async () => {
+    const cache = await caches.open(ASSETS_CACHE);
+    const hit = await cache.match(event.request);
+    if (hit) return hit;
+    const response = await fetch(event.request);
+    if (response.ok) await cache.put(event.request, response.clone()).catch(() => undefined);
+    return response;
+  })());
+});
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
 
 interface PushPayload { title?: string; body?: string; url?: string; tag?: string; badge_count?: number }
