@@ -1,4 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import { directSqliteOf } from '../db/database';
 import type { ChatMessage } from '../../shared/chat.contract';
 import type { Database, Message } from '../db/schema';
 
@@ -94,17 +95,33 @@ export async function newLikesTotal(db: Q, profileId: number): Promise<number> {
   return Number(row.n);
 }
 
-/** Both badge totals in one query (every GET /api/user.php and page render needs them). */
+const PROFILE_SLOT = -434343;
+const badgeQueries = new WeakMap<object, CompiledQuery>();
+function badgeTotalsQuery(db: Q, profileId: number) {
+  return db.selectNoFrom((eb) => [
+    eb.selectFrom('chat_participants').select((s) => s.fn.coalesce(s.fn.sum<number>('unread_count'), s.lit(0)).as('n'))
+      .where('profile_id', '=', profileId).where('hidden', '=', 0).as('unread_messages'),
+    eb.selectFrom('likes').select((s) => s.fn.countAll<number>().as('n'))
+      .where('liked_profile_id', '=', profileId).where('is_new', '=', 1).as('new_likes'),
+  ]);
+}
+
+/**
+ * Both badge totals in one query (every GET /api/user.php and page render needs them): compiled
+ * once per database and, on SQLite, run synchronously like the session query.
+ */
 export async function badgeTotals(db: Q, profileId: number): Promise<{ unread_messages: number; new_likes: number }> {
-  const row = await db
-    .selectNoFrom((eb) => [
-      eb.selectFrom('chat_participants').select((s) => s.fn.coalesce(s.fn.sum<number>('unread_count'), s.lit(0)).as('n'))
-        .where('profile_id', '=', profileId).where('hidden', '=', 0).as('unread_messages'),
-      eb.selectFrom('likes').select((s) => s.fn.countAll<number>().as('n'))
-        .where('liked_profile_id', '=', profileId).where('is_new', '=', 1).as('new_likes'),
-    ])
-    .executeTakeFirstOrThrow();
-  return { unread_messages: Number(row.unread_messages ?? 0), new_likes: Number(row.new_likes ?? 0) };
+  let compiled = badgeQueries.get(db);
+  if (!compiled) {
+    compiled = badgeTotalsQuery(db, PROFILE_SLOT).compile();
+    badgeQueries.set(db, compiled);
+  }
+  const parameters = compiled.parameters.map((p) => (p === PROFILE_SLOT ? profileId : p));
+  const direct = directSqliteOf(db);
+  const row = (direct
+    ? direct.prepare(compiled.sql).get(...parameters)
+    : (await db.executeQuery(CompiledQuery.raw(compiled.sql, parameters))).rows[0]) as { unread_messages: unknown; new_likes: unknown } | undefined;
+  return { unread_messages: Number(row?.unread_messages ?? 0), new_likes: Number(row?.new_likes ?? 0) };
 }
 
 /** The message as the client sees it; image files are served through the access-checked endpoint. */
