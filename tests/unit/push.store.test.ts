@@ -25,7 +25,7 @@ function fakePushBrowser(permission: NotificationPermission, answer: Notificatio
     },
   });
   vi.stubGlobal('atob', (s: string) => Buffer.from(s, 'base64').toString('binary'));
-  return { subscribe, Notification, post: (data: unknown) => listeners.forEach((l) => l({ data } as MessageEvent)) };
+  return { subscribe, Notification, post: (data: unknown) => { for (const l of listeners) l({ data } as MessageEvent); } };
 }
 
 let api: ReturnType<typeof fakeApi>;
