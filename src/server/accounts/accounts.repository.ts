@@ -1,5 +1,5 @@
-import { CompiledQuery, type InferResult, type Kysely, type Transaction } from 'kysely';
-import { directSqliteOf } from '../db/database';
+import type { InferResult, Kysely, Transaction } from 'kysely';
+import { hotQuery } from '../db/database';
 import type { Database, TokenKind, User } from '../db/schema';
 import { hashToken, randomToken } from './tokens';
 
@@ -31,19 +31,9 @@ export interface MemberExtras {
   photo: { filename: string; thumb_filename: string; status: string } | null;
 }
 
-/** The user behind a session token with profile and main photo, in one query. */
+/** The user behind a session token with profile and main photo, in one query (every API call runs it). */
 export async function findSessionMember(db: Q, tokenHash: string, now: number): Promise<{ user: User; extras: MemberExtras } | undefined> {
-  // Every API call runs this query: compile it once per database and reuse the SQL with new parameters.
-  let compiled = sessionQueries.get(db);
-  if (!compiled) {
-    compiled = sessionMemberQuery(db, TOKEN_SLOT, NOW_SLOT).compile();
-    sessionQueries.set(db, compiled);
-  }
-  const parameters = compiled.parameters.map((p) => (p === TOKEN_SLOT ? tokenHash : p === NOW_SLOT ? now : p));
-  const direct = directSqliteOf(db);
-  const row = direct
-    ? (direct.prepare(compiled.sql).get(...parameters) as SessionMemberRow | undefined)
-    : (await db.executeQuery<SessionMemberRow>(CompiledQuery.raw(compiled.sql, parameters))).rows[0];
+  const row = await sessionMember(db as Kysely<Database>, tokenHash, now);
   if (!row) return undefined;
   const { p_id, p_name, p_status, p_invisible, ph_filename, ph_thumb, ph_status, ...user } = row;
   return {
@@ -55,10 +45,8 @@ export async function findSessionMember(db: Q, tokenHash: string, now: number): 
   };
 }
 
-const sessionQueries = new WeakMap<object, CompiledQuery>();
-const TOKEN_SLOT = '\u0000token';
-const NOW_SLOT = -424242;
 type SessionMemberRow = InferResult<ReturnType<typeof sessionMemberQuery>>[number];
+const sessionMember = hotQuery<[string, number], SessionMemberRow>(sessionMemberQuery, ['\u0000token', -424242]);
 
 function sessionMemberQuery(db: Q, tokenHash: string, now: number) {
   return db

@@ -1,5 +1,5 @@
-import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import { directSqliteOf } from '../db/database';
+import type { Kysely, Transaction } from 'kysely';
+import { hotQuery } from '../db/database';
 import type { ChatMessage } from '../../shared/chat.contract';
 import type { Database, Message } from '../db/schema';
 
@@ -73,54 +73,35 @@ export async function hasWritten(db: Q, conversationId: number, profileId: numbe
   return Boolean(await db.selectFrom('messages').select('id').where('conversation_id', '=', conversationId).where('sender_profile_id', '=', profileId).limit(1).executeTakeFirst());
 }
 
-/** Total unread messages of a member over their visible chats (nav badge, title, app badge). */
-export async function unreadTotal(db: Q, profileId: number): Promise<number> {
-  const row = await db
+function unreadQuery(db: Q, profileId: number) {
+  return db
     .selectFrom('chat_participants')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('unread_count'), eb.lit(0)).as('n'))
     .where('profile_id', '=', profileId)
-    .where('hidden', '=', 0)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    .where('hidden', '=', 0);
+}
+function newLikesQuery(db: Q, profileId: number) {
+  return db.selectFrom('likes').select((eb) => eb.fn.countAll<number>().as('n')).where('liked_profile_id', '=', profileId).where('is_new', '=', 1);
+}
+
+/** Total unread messages of a member over their visible chats (nav badge, title, app badge). */
+export async function unreadTotal(db: Q, profileId: number): Promise<number> {
+  return Number((await unreadQuery(db, profileId).executeTakeFirstOrThrow()).n);
 }
 
 /** Received likes not yet looked at. */
 export async function newLikesTotal(db: Q, profileId: number): Promise<number> {
-  const row = await db
-    .selectFrom('likes')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('liked_profile_id', '=', profileId)
-    .where('is_new', '=', 1)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return Number((await newLikesQuery(db, profileId).executeTakeFirstOrThrow()).n);
 }
 
-const PROFILE_SLOT = -434343;
-const badgeQueries = new WeakMap<object, CompiledQuery>();
-function badgeTotalsQuery(db: Q, profileId: number) {
-  return db.selectNoFrom((eb) => [
-    eb.selectFrom('chat_participants').select((s) => s.fn.coalesce(s.fn.sum<number>('unread_count'), s.lit(0)).as('n'))
-      .where('profile_id', '=', profileId).where('hidden', '=', 0).as('unread_messages'),
-    eb.selectFrom('likes').select((s) => s.fn.countAll<number>().as('n'))
-      .where('liked_profile_id', '=', profileId).where('is_new', '=', 1).as('new_likes'),
-  ]);
-}
+const badgeTotalsRow = hotQuery<[number], { unread_messages: unknown; new_likes: unknown }>(
+  (db, profileId) => db.selectNoFrom([unreadQuery(db, profileId).as('unread_messages'), newLikesQuery(db, profileId).as('new_likes')]),
+  [-434343],
+);
 
-/**
- * Both badge totals in one query (every GET /api/user.php and page render needs them): compiled
- * once per database and, on SQLite, run synchronously like the session query.
- */
-export async function badgeTotals(db: Q, profileId: number): Promise<{ unread_messages: number; new_likes: number }> {
-  let compiled = badgeQueries.get(db);
-  if (!compiled) {
-    compiled = badgeTotalsQuery(db, PROFILE_SLOT).compile();
-    badgeQueries.set(db, compiled);
-  }
-  const parameters = compiled.parameters.map((p) => (p === PROFILE_SLOT ? profileId : p));
-  const direct = directSqliteOf(db);
-  const row = (direct
-    ? direct.prepare(compiled.sql).get(...parameters)
-    : (await db.executeQuery(CompiledQuery.raw(compiled.sql, parameters))).rows[0]) as { unread_messages: unknown; new_likes: unknown } | undefined;
+/** Both badge totals in one query (every GET /api/user.php and page render needs them). */
+export async function badgeTotals(db: Kysely<Database>, profileId: number): Promise<{ unread_messages: number; new_likes: number }> {
+  const row = await badgeTotalsRow(db, profileId);
   return { unread_messages: Number(row?.unread_messages ?? 0), new_likes: Number(row?.new_likes ?? 0) };
 }
 

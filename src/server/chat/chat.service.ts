@@ -69,6 +69,13 @@ const REASON_KEYS: Record<SendBlockReason, string> = {
   unavailable: 'chat_error.unavailable',
 };
 
+/** The member's own profile with what sending and opening need, in one query. */
+async function ownProfileOf(db: Q, user: User) {
+  const profile = await db.selectFrom('profiles').select(['id', 'status', 'name', 'country']).where('user_id', '=', user.id).executeTakeFirst();
+  if (!profile) throw new ChatRuleError('no_profile', 'error.invalid_input', 400);
+  return profile;
+}
+
 async function partnerCard(app: AppContext, profileId: number) {
   const [card] = await cardsByIds(app.db.db, [profileId], app.clock.now());
   if (!card) throw new ChatRuleError('not_found', 'error.not_found', 404);
@@ -114,7 +121,8 @@ export async function openConversation(
   app: AppContext, site: Site, user: User, target: { conversation?: number; profile_id?: number; before?: number },
 ): Promise<ConversationView> {
   const db = app.db.db;
-  const own = await requireOwnProfile(db, user);
+  const ownProfile = await ownProfileOf(db, user);
+  const own = ownProfile.id;
   let participant: Awaited<ReturnType<typeof repo.findParticipant>>;
   let partnerId: number;
   if (target.conversation !== undefined) {
@@ -137,7 +145,6 @@ export async function openConversation(
     ? await repo.listMessages(db, participant.conversation_id, participant.cleared_message_id, target.before, CHAT_PAGE_SIZE)
     : { rows: [] as Message[], hasMore: false };
   if (participant && target.before === undefined) await markRead(app, user, participant.conversation_id, own);
-  const country = (await db.selectFrom('profiles').select('country').where('id', '=', own).executeTakeFirst())?.country ?? '';
   return {
     id: conversationId,
     own_profile_id: own,
@@ -145,7 +152,7 @@ export async function openConversation(
     blocked_reason: await sendBlockReason(db, own, partner, conversationId),
     self_unconfirmed: user.status === 'not_confirmed' && partner.user_id !== null,
     prices: { message: site.message_credits, photo: site.photo_credits, gift: site.gift_credits },
-    minimum_cost: site.minimum_message_costs[country] ?? null,
+    minimum_cost: site.minimum_message_costs[ownProfile.country] ?? null,
     message_length: site.message_length,
     messages: page.rows.map(repo.toChatMessage),
     has_more: page.hasMore,
@@ -157,16 +164,21 @@ export async function markRead(app: AppContext, user: User, conversationId: numb
   const db = app.db.db;
   const own = ownProfileId ?? (await requireOwnProfile(db, user));
   const now = app.clock.now();
-  const events = await db.transaction().execute(async (trx) => {
+  const { events, total } = await db.transaction().execute(async (trx) => {
     const participant = await repo.findParticipant(trx, conversationId, own);
     if (!participant) throw new ChatRuleError('not_found', 'error.not_found', 404);
-    if (participant.unread_count === 0) return [];
-    await trx.updateTable('chat_participants').set({ unread_count: 0 }).where('conversation_id', '=', conversationId).where('profile_id', '=', own).execute();
+    if (participant.unread_count > 0) {
+      await trx.updateTable('chat_participants').set({ unread_count: 0 }).where('conversation_id', '=', conversationId).where('profile_id', '=', own).execute();
+    }
     const total = await repo.unreadTotal(trx, own);
-    return recordEvents(trx, [{ userId: user.id, event: { type: 'read', conversation_id: conversationId, unread_messages: total } }], now);
+    // Other tabs only hear of it when something changed.
+    const events = participant.unread_count > 0
+      ? await recordEvents(trx, [{ userId: user.id, event: { type: 'read', conversation_id: conversationId, unread_messages: total } }], now)
+      : [];
+    return { events, total };
   });
   await app.bus.publish(events);
-  return repo.unreadTotal(db, own);
+  return total;
 }
 
 /** Removes a chat from the member's list and history (the partner keeps theirs). */
@@ -205,8 +217,8 @@ export type OutgoingMessage =
  */
 export async function sendMessage(app: AppContext, site: Site, user: User, input: OutgoingMessage, options: { free?: boolean } = {}): Promise<SendMessageResponse> {
   const db = app.db.db;
-  const own = await requireOwnProfile(db, user);
-  const ownProfile = await db.selectFrom('profiles').select(['status']).where('id', '=', own).executeTakeFirstOrThrow();
+  const ownProfile = await ownProfileOf(db, user);
+  const own = ownProfile.id;
   if (ownProfile.status === 'deleted') throw new ChatRuleError('not_found', 'error.not_found', 404);
 
   const repeat = await repo.findMessageByClientId(db, own, input.client_id);
@@ -314,9 +326,8 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
     });
     await app.bus.publish(events);
     if (partner.user_id !== null) {
-      const senderName = (await db.selectFrom('profiles').select('name').where('id', '=', own).executeTakeFirst())?.name ?? '';
       app.push.notify(partner.user_id, conversationId === null ? 'new_conversations' : 'new_messages', (t) => ({
-        title: t('push.message_title', { name: senderName }),
+        title: t('push.message_title', { name: ownProfile.name }),
         body: t('push.message_body'),
         url: `/chats/${message.conversation_id}`,
         tag: `chat-${message.conversation_id}`,

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 
@@ -73,3 +73,30 @@ export function openDatabase(url: string): Db {
   return { db, dialect: 'sqlite', raw: { sqlite } };
 }
 
+
+/**
+ * A read that runs on every request, compiled once per database: `build` is called with the
+ * placeholder values, and each run swaps in the real ones. On SQLite it runs synchronously on the
+ * statement-caching handle (preparing and Kysely's async path cost more than the query itself).
+ */
+export function hotQuery<Args extends unknown[], Row>(
+  build: (db: Kysely<Database>, ...args: Args) => { compile(): CompiledQuery },
+  placeholders: Args,
+) {
+  const compiledByDb = new WeakMap<object, CompiledQuery>();
+  return async (db: Kysely<Database>, ...args: Args): Promise<Row | undefined> => {
+    let compiled = compiledByDb.get(db);
+    if (!compiled) {
+      compiled = build(db, ...placeholders).compile();
+      compiledByDb.set(db, compiled);
+    }
+    const parameters = compiled.parameters.map((p) => {
+      const slot = placeholders.indexOf(p);
+      return slot === -1 ? p : args[slot];
+    });
+    const direct = directSqliteOf(db);
+    return direct
+      ? (direct.prepare(compiled.sql).get(...parameters) as Row | undefined)
+      : (await db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, parameters))).rows[0];
+  };
+}

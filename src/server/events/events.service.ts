@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { ChatEvent } from '../../shared/chat.contract';
 import type { Database } from '../db/schema';
-import type { BusEvent, EventBus } from './bus';
+import type { BusEvent } from './bus';
 
 type Q = Kysely<Database> | Transaction<Database>;
 
@@ -26,13 +26,6 @@ export async function recordEvents(trx: Q, entries: { userId: number; event: Cha
     out.push({ userId, id: row.id, type: event.type, data });
   }
   return out;
-}
-
-/** Records and publishes at once, for changes that are not part of a larger transaction. */
-export async function emitEvents(db: Kysely<Database>, bus: EventBus, entries: { userId: number; event: ChatEvent }[], now: number) {
-  if (entries.length === 0) return;
-  const events = await db.transaction().execute((trx) => recordEvents(trx, entries, now));
-  await bus.publish(events);
 }
 
 /**

@@ -275,7 +275,8 @@ export async function likeProfile(app: AppContext, site: Site, user: User, profi
   const likedBack = await db.selectFrom('likes').select('created_at').where('liker_profile_id', '=', profileId).where('liked_profile_id', '=', own).executeTakeFirst();
   if (target.invisible === 1 && !likedBack) throw new ProfileRuleError('invisible', 'like.invisible', 403);
   const dayStart = now - (now % DAY);
-  const [ownCard] = await cardsByIds(db, [own], now);
+  // The liked member's tabs get the liker's card; fictional profiles have no tabs.
+  const [ownCard] = target.user_id !== null ? await cardsByIds(db, [own], now) : [];
   const { result, events } = await db.transaction().execute(async (trx) => {
     const already = await trx.selectFrom('likes').select('created_at').where('liker_profile_id', '=', own).where('liked_profile_id', '=', profileId).executeTakeFirst();
     const [{ n }] = await trx.selectFrom('likes').select((eb) => eb.fn.countAll<number>().as('n')).where('liker_profile_id', '=', own).where('created_at', '>=', dayStart).execute();
