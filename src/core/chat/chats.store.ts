@@ -1,13 +1,11 @@
 import { atom } from 'nanostores';
 import type { ChatMessage, ChatSummary, ChatsResponse } from '../../shared/chat.contract';
 import { ApiError, api, call } from '../api/client';
+import { createRefreshedList } from '../api/refreshed-list';
 import { setTotals } from './totals.store';
 
 /** The member's conversations, newest activity first (SPEC §3 Chat state "chats"). */
 export const $chats = atom<ChatSummary[]>([]);
-/** 'loading' only before the first answer: later refreshes show no progress (SPEC §7). */
-export const $chatsStatus = atom<'idle' | 'loading' | 'ready' | 'error'>('idle');
-
 const removedListeners = new Set<(conversationId: number) => void>();
 /** Called when a chat leaves the list (deleted here, in another tab, or by a failed reload). */
 export function onChatRemoved(listener: (conversationId: number) => void): () => void {
@@ -16,29 +14,16 @@ export function onChatRemoved(listener: (conversationId: number) => void): () =>
 }
 const announceRemoved = (id: number) => { for (const l of removedListeners) l(id); };
 
-function applyChats(answer: ChatsResponse) {
+const chatsList = createRefreshedList<ChatsResponse>('chats.php', (answer) => {
   $chats.set(answer.chats);
-  $chatsStatus.set('ready');
   setTotals({ unread_messages: answer.unread_messages });
-}
-
+});
+/** 'loading' only before the first answer: later refreshes show no progress (SPEC §7). */
+export const $chatsStatus = chatsList.$status;
 /** The page's server-rendered list, so there is no spinner on first paint. */
-export function setInitialChats(answer: ChatsResponse) {
-  if ($chatsStatus.get() === 'ready') return;
-  applyChats(answer);
-}
-
-let inFlight: Promise<void> | null = null;
+export const setInitialChats = chatsList.setInitial;
 /** GET /api/chats.php; concurrent callers share one request. */
-export function loadChats(): Promise<void> {
-  if (inFlight) return inFlight;
-  if ($chatsStatus.get() !== 'ready') $chatsStatus.set('loading');
-  inFlight = call(() => api.get('chats.php').json<ChatsResponse>())
-    .then(applyChats)
-    .catch(() => { if ($chatsStatus.get() !== 'ready') $chatsStatus.set('error'); })
-    .finally(() => { inFlight = null; });
-  return inFlight;
-}
+export const loadChats = chatsList.load;
 
 /** Changes one chat of the list in place (no-op when it is not listed). */
 export function updateChat(conversationId: number, change: (chat: ChatSummary) => ChatSummary) {
@@ -94,6 +79,5 @@ export async function deleteChat(conversationId: number, fallbackError: string):
 /** Test helper: forget everything. */
 export function resetChats() {
   $chats.set([]);
-  $chatsStatus.set('idle');
-  inFlight = null;
+  chatsList.reset();
 }

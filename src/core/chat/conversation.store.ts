@@ -2,8 +2,8 @@ import { atom, computed, map } from 'nanostores';
 import {
   CHAT_IMAGE_PATH, type ChatMessage, type ConversationView, type MessageKind, type SendMessageInput, type SendMessageResponse,
 } from '../../shared/chat.contract';
-import { REQUEST_TYPE_HEADER, REQUEST_TYPE_VALUE } from '../../shared/user.contract';
 import { ApiError, api, call } from '../api/client';
+import { uploadWithProgress } from '../api/upload';
 import { blockProfile, reportProfile, unblockProfile } from '../profiles/actions';
 import { $user } from '../session/store';
 import { $chats, bumpChat, forgetChat, loadChats, onChatRemoved, updateChat } from './chats.store';
@@ -256,26 +256,13 @@ export function sendGift(key: string, gift: string): Promise<number | null> {
   );
 }
 
-/** Uploads an image into the conversation with progress (XHR: fetch cannot report upload progress). */
+/** Uploads an image into the conversation with progress. */
 export function uploadChatImage(target: ConversationTarget, file: File, clientId: string, onProgress: (percent: number) => void): Promise<SendMessageResponse> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    const query = new URLSearchParams(
-      'conversation' in target ? { conversation: String(target.conversation) } : { profile_id: String(target.profile_id) },
-    );
-    query.set('client_id', clientId);
-    xhr.open('POST', `${CHAT_IMAGE_PATH}?${query}`);
-    xhr.setRequestHeader('Content-Type', file.type || 'application/octet-stream');
-    xhr.setRequestHeader(REQUEST_TYPE_HEADER, REQUEST_TYPE_VALUE);
-    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(Math.round((e.loaded / e.total) * 100));
-    xhr.onload = () => {
-      const body = (() => { try { return JSON.parse(xhr.responseText); } catch { return {}; } })();
-      if (xhr.status >= 200 && xhr.status < 300) resolve(body);
-      else reject(new ApiError(xhr.status, body.error ?? 'error', body.message ?? xhr.statusText, body.fields));
-    };
-    xhr.onerror = () => reject(new Error('network'));
-    xhr.send(file);
-  });
+  const query = new URLSearchParams(
+    'conversation' in target ? { conversation: String(target.conversation) } : { profile_id: String(target.profile_id) },
+  );
+  query.set('client_id', clientId);
+  return uploadWithProgress(`${CHAT_IMAGE_PATH}?${query}`, file, onProgress);
 }
 
 /** Sends an image (shown at once from the local file, with upload progress). */

@@ -1,37 +1,21 @@
 import { atom } from 'nanostores';
 import type { LikesResponse } from '../../shared/chat.contract';
 import type { ProfileCard } from '../../shared/profiles.contract';
-import { api, call } from '../api/client';
+import { createRefreshedList } from '../api/refreshed-list';
 import { setTotals } from '../chat/totals.store';
 
 /** Given likes, received likes (new first) and matches (SPEC §3 "likes", "liked_by"). */
 export const $likes = atom<LikesResponse>({ likes: [], liked_by: [], matches: [], new_likes: 0 });
-/** 'loading' only before the first answer (SPEC §7: progress indicator on first load only). */
-export const $likesStatus = atom<'idle' | 'loading' | 'ready' | 'error'>('idle');
-
-function applyLikes(answer: LikesResponse) {
+const likesList = createRefreshedList<LikesResponse>('likes.php', (answer) => {
   $likes.set(answer);
-  $likesStatus.set('ready');
   setTotals({ new_likes: answer.new_likes });
-}
-
+});
+/** 'loading' only before the first answer (SPEC §7: progress indicator on first load only). */
+export const $likesStatus = likesList.$status;
 /** The page's server-rendered likes. */
-export function setInitialLikes(answer: LikesResponse) {
-  if ($likesStatus.get() === 'ready') return;
-  applyLikes(answer);
-}
-
-let inFlight: Promise<void> | null = null;
+export const setInitialLikes = likesList.setInitial;
 /** GET /api/likes.php; concurrent callers share one request. */
-export function loadLikes(): Promise<void> {
-  if (inFlight) return inFlight;
-  if ($likesStatus.get() !== 'ready') $likesStatus.set('loading');
-  inFlight = call(() => api.get('likes.php').json<LikesResponse>())
-    .then(applyLikes)
-    .catch(() => { if ($likesStatus.get() !== 'ready') $likesStatus.set('error'); })
-    .finally(() => { inFlight = null; });
-  return inFlight;
-}
+export const loadLikes = likesList.load;
 
 /** A like arrived over the realtime connection: first in the received list, marked new. */
 export function receiveLike(profile: ProfileCard, newLikes: number, match: boolean) {
@@ -45,6 +29,5 @@ export function receiveLike(profile: ProfileCard, newLikes: number, match: boole
 /** Test helper: forget everything. */
 export function resetLikes() {
   $likes.set({ likes: [], liked_by: [], matches: [], new_likes: 0 });
-  $likesStatus.set('idle');
-  inFlight = null;
+  likesList.reset();
 }

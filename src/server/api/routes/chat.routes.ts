@@ -49,7 +49,7 @@ export function chatRoutes(app: AppContext) {
   routes.post('/chat-image.php', async (c) => {
     const denied = requireUser(c);
     if (denied) return denied;
-    const target = v.safeParse(ImageTarget, { ...c.req.query(), client_id: undefined });
+    const target = v.safeParse(ImageTarget, c.req.query());
     const clientId = v.safeParse(ClientId, c.req.query('client_id'));
     if (!target.success || !clientId.success) return jsonError(c, 400, 'invalid_input', 'error.invalid_input');
     try {
