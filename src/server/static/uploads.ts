@@ -6,7 +6,7 @@ import { NON_HTML_CSP } from '../security-headers';
 const TYPES: Record<string, string> = { '.webp': 'image/webp', '.jpg': 'image/jpeg', '.png': 'image/png', '.svg': 'image/svg+xml' };
 
 /** Serves member photos and avatars from the upload directory; names are unique, so they cache long. */
-export function createUploadHandler(uploadDir: string, _secure: boolean) {
+export function createUploadHandler(uploadDir: string) {
   const root = path.resolve(uploadDir);
   return (req: IncomingMessage, res: ServerResponse) => {
     const notFound = () => {
