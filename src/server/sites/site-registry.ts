@@ -43,8 +43,8 @@ export function siteOrigins(sites: Site[], options: SiteOriginOptions): Map<stri
     const configured = options.siteOrigins[site.id];
     if (options.deployment === 'production') {
       const origin = configured ?? site.public_origin;
-      if (!origin || !origin.startsWith('https://')) missing.push(site.id);
-      else out.set(site.id, new URL(origin).origin);
+      if (origin?.startsWith('https://')) out.set(site.id, new URL(origin).origin);
+      else missing.push(site.id);
       continue;
     }
     const local = site.domains.find((d) => LOCAL_DOMAIN.test(d)) ?? site.domains[0];
