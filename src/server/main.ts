@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
+import { constants as zlibConstants } from 'node:zlib';
+import compression from 'compression';
 import { pathToFileURL } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { createApi } from './api/app';
@@ -53,6 +55,17 @@ export async function startServer(config: Config = readConfig(), overrides: Part
   const astro = await loadAstroHandler();
   // HTML pages replace the CSP with one that lists their inline scripts (src/middleware.ts).
   const accounts: AccountsDeps = { app, mailer: app.mailer, limits: app.limits };
+  // Pages and API answers above 1 KB go out compressed at a cheap level (static files are
+  // precompressed at build time; event streams never are, or their frames would wait in a buffer).
+  const compress = compression({
+    threshold: 1024,
+    level: 4,
+    brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+    filter: (_req, res) => {
+      const type = String(res.getHeader('Content-Type') ?? '');
+      return /^(text\/html|application\/json|text\/plain)/.test(type);
+    },
+  });
   const securityHeaders = (secure: boolean) => ({ ...baseSecurityHeaders(secure), 'Content-Security-Policy': NON_HTML_CSP });
   const headersBySecurity = { true: securityHeaders(true), false: securityHeaders(false) };
 
@@ -71,7 +84,7 @@ export async function startServer(config: Config = readConfig(), overrides: Part
     if (url.startsWith('/api/') || url === '/api') {
       for (const [name, value] of Object.entries(headersBySecurity[String(endpoint.scheme === 'https' || app.sites.origin(app.sites.forHost(endpoint.host)).startsWith('https:')) as 'true']))
         res.setHeader(name, value);
-      return void api(req, res);
+      return void compress(req as never, res as never, () => void api(req, res));
     }
     const ctx = createRequestContext(
       app.sites,
@@ -104,12 +117,14 @@ export async function startServer(config: Config = readConfig(), overrides: Part
       return writeHead(status, ...rest);
     }) as typeof res.writeHead;
     const token = parseCookies(req.headers.cookie)[AUTH_COOKIE];
-    memberForSession(accounts, ctx.site, token)
-      .then(async (member) => {
-        const user = member ? await describeUser(accounts, ctx.site, member.user, member.extras) : null;
-        return astro(req, res, fail, { ctx, user, services: { app, accounts } });
-      })
-      .catch(fail);
+    compress(req as never, res as never, () =>
+      memberForSession(accounts, ctx.site, token)
+        .then(async (member) => {
+          const user = member ? await describeUser(accounts, ctx.site, member.user, member.extras) : null;
+          return astro(req, res, fail, { ctx, user, services: { app, accounts } });
+        })
+        .catch(fail),
+    );
   });
 
   // Personal data of accounts deleted more than 14 days ago is erased for good, hourly.

@@ -403,7 +403,7 @@ for (const dialect of DIALECTS) {
         const email = uniqueEmail('logout');
         const { token } = await signup(t, email);
         // Another site's link or image must not log the member out (SameSite=Lax sends the cookie on navigations).
-        for (const headers of [{ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' }, { 'sec-fetch-site': 'same-site' }, { referer: 'https://evil.example/x' }, {}]) {
+        for (const headers of [{ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' }, { 'sec-fetch-site': 'same-site' }, { referer: 'https://evil.example/x' }, {}] as Record<string, string>[]) {
           const refused = await call(t, '/api/logout.php', { session: token, headers });
           expect(refused.status === 303 || refused.status === 403).toBe(true);
           expect(refused.session).toBeUndefined();
