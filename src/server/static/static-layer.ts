@@ -5,7 +5,7 @@ import path from 'node:path';
 import { STATIC_PAGES } from '../../shared/constants';
 import { isLocale, LOCALE_COOKIE, type Locale } from '../../shared/locales';
 import { type ContextOptions, parseCookies, type RequestEndpoint, requestEndpoint, resolveLocale } from '../context/request-context';
-import { baseSecurityHeaders, contentSecurityPolicy, inlineScriptHashes, NON_HTML_CSP } from '../security-headers';
+import { baseSecurityHeaders, contentSecurityPolicy, inlineScriptHashes, NON_HTML_CSP, SERVICE_WORKER_CSP } from '../security-headers';
 import type { SiteRegistry } from '../sites/site-registry';
 
 const TYPES: Record<string, string> = {
@@ -85,8 +85,11 @@ export class StaticLayer {
         'Content-Type': type,
         ETag: etag,
         'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
+        // The worker itself must revalidate, or a fixed version would wait a day behind the HTTP cache.
         ...(rel === '/sw.js' ? { 'Service-Worker-Allowed': '/' } : {}),
-        'Content-Security-Policy': isHtml ? contentSecurityPolicy(inlineScriptHashes(body.toString('utf8'))) : NON_HTML_CSP,
+        'Content-Security-Policy': isHtml
+          ? contentSecurityPolicy(inlineScriptHashes(body.toString('utf8')))
+          : rel === '/sw.js' ? SERVICE_WORKER_CSP : NON_HTML_CSP,
         Vary: 'Accept-Encoding',
       };
       if (rel.startsWith(INTERNAL_PREFIX) && isHtml) {
