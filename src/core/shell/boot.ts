@@ -2,6 +2,8 @@ import { DISMISS_KEYS } from '../../shared/constants';
 import { LOCALE_COOKIE_MAX_AGE_S } from '../../shared/locales';
 import { shouldReloadAfterChunkError, shouldShowBackButton, shouldShowEntryWarning } from './rules';
 
+import { renderToasts } from '../toast/render';
+
 const CHUNK_KEY = 'chunk-reload-at';
 const BOUNCE_KEY = 'log-bounces';
 
@@ -29,6 +31,10 @@ window.addEventListener('error', (event) => {
   const target = event.target as HTMLElement | null;
   if (target && target.tagName === 'SCRIPT' && (target as HTMLScriptElement).src.includes('/_astro/')) onChunkError();
 }, true);
+
+// Feedback on actions (saved, failed, retrying) appears as toasts (SPEC §9: 350 px, six positions).
+const toastRoot = document.getElementById('toasts');
+if (toastRoot) renderToasts(toastRoot);
 
 // Dropdowns: one open at a time; close on outside click and Escape.
 const dropdowns = [...document.querySelectorAll<HTMLDetailsElement>('[data-dropdown]')];
