@@ -55,7 +55,7 @@ for (const link of document.querySelectorAll<HTMLAnchorElement>('[data-lang]')) 
     document.cookie = `lang=${lang}; path=/; max-age=${LOCALE_COOKIE_MAX_AGE_S}; samesite=lax${location.protocol === 'https:' ? '; secure' : ''}`;
     if (loggedIn) {
       await fetch('/api/user.php', {
-        method: 'PUT', headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'kindred-client' },
+        method: 'PUT', keepalive: true, headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'kindred-client' },
         body: JSON.stringify({ language: lang }),
       }).catch(() => undefined);
     }
