@@ -50,7 +50,7 @@ export async function startServer(config: Config = readConfig(), overrides: Part
   const loaded = staticLayer.load();
   app.logger.info({ files: loaded }, 'static files in memory');
   const api = getRequestListener(createApi(app).fetch);
-  const uploads = createUploadHandler(config.uploadDir, secure);
+  const uploads = createUploadHandler(app);
   const astro = await loadAstroHandler();
   // HTML pages replace the CSP with one that lists their inline scripts (src/middleware.ts).
   const accounts: AccountsDeps = { app, mailer: app.mailer, limits: app.limits };

@@ -123,6 +123,21 @@ export async function deletePhoto(app: AppContext, user: User, photoId: number) 
     }
   });
   await refreshHasPhoto(app, photo.profile_id);
+  await deletePhotoFiles(app, photo);
+}
+
+/** The photo row (with its profile's owner and site) that owns a file name under the upload directory. */
+export function photoFileOwner(db: AppContext['db']['db'], file: string) {
+  return db
+    .selectFrom('photos')
+    .innerJoin('profiles', 'profiles.id', 'photos.profile_id')
+    .select(['photos.status', 'profiles.user_id', 'profiles.site_id'])
+    .where((eb) => eb.or([eb('photos.filename', '=', file), eb('photos.thumb_filename', '=', file)]))
+    .executeTakeFirst();
+}
+
+/** Removes a photo's main and thumbnail files (a missing file is fine). */
+async function deletePhotoFiles(app: AppContext, photo: { filename: string; thumb_filename: string }) {
   await Promise.all([photo.filename, photo.thumb_filename].map((f) => unlink(path.join(app.config.uploadDir, f)).catch(() => undefined)));
 }
 
@@ -138,10 +153,12 @@ export async function moderatePhoto(app: AppContext, photoId: number, decision: 
     .set({ status: decision === 'approve' ? 'active' : 'rejected', ...(decision === 'reject' ? { is_main: 0 } : {}) })
     .where('id', '=', photoId)
     .where('status', '=', 'under inspection')
-    .returning(['id', 'profile_id'])
+    .returning(['id', 'profile_id', 'filename', 'thumb_filename'])
     .executeTakeFirst();
   if (!updated) throw new PhotoError('not_found', 'error.not_found', 404);
   if (decision === 'reject') {
+    // A rejected photo is never shown to anyone again: its files go at once.
+    await deletePhotoFiles(app, updated);
     const hasMain = await app.db.db.selectFrom('photos').select('id').where('profile_id', '=', updated.profile_id).where('is_main', '=', 1).executeTakeFirst();
     if (!hasMain) {
       const next = await app.db.db.selectFrom('photos').select('id').where('profile_id', '=', updated.profile_id).where('status', '!=', 'rejected').orderBy('id').executeTakeFirst();
