@@ -136,7 +136,10 @@ export async function openConversation(
     participant = conversation ? await repo.findParticipant(db, conversation.id, own) : undefined;
   }
   const partner = await findPartner(db, site, partnerId);
-  if (!partner || partner.status === 'deleted' || (partner.status === 'disabled' && !participant)) throw new ChatRuleError('not_found', 'error.not_found', 404);
+  // Invisible members stay invisible (their card too) unless a conversation with them already exists.
+  if (!partner || partner.status === 'deleted' || ((partner.status === 'disabled' || partner.invisible === 1) && !participant)) {
+    throw new ChatRuleError('not_found', 'error.not_found', 404);
+  }
   const block = await blockBetween(db, own, partner.id);
   if (block === 'blocked_by') throw new ChatRuleError('blocked_by', 'profile.blocked', 403, { name: partner.name });
 
