@@ -15,6 +15,8 @@ export interface Config {
   uploadDir: string;
   clientDir: string;
   bodyLimitBytes: number;
+  /** Multiplies every abuse limit's allowance (RATE_LIMIT_FACTOR, default 1; test runs raise it). */
+  rateLimitFactor: number;
   logLevel: string;
   seedOnEmpty: boolean;
   seedProfiles: number;
@@ -39,6 +41,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadDir: path.resolve(env.UPLOAD_DIR ?? path.join(dataDir, 'uploads')),
     clientDir: path.resolve(env.CLIENT_DIR ?? 'dist/client'),
     bodyLimitBytes: Number(env.BODY_LIMIT_BYTES ?? 1024 * 1024),
+    rateLimitFactor: Math.max(1, Number(env.RATE_LIMIT_FACTOR ?? 1) || 1),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     seedOnEmpty: env.SEED_ON_EMPTY !== '0',
     seedProfiles: Number(env.SEED_PROFILES ?? 2000),

@@ -5,7 +5,9 @@ import sharp from 'sharp';
 import { FREE_PHOTOS, PREMIUM_PHOTOS } from '../../shared/constants';
 import type { AppContext } from '../app-context';
 import { RuleError } from '../rule-error';
-import type { User } from '../db/schema';
+import type { Kysely, Transaction } from 'kysely';
+import { lockMember } from '../db/locks';
+import type { Database, User } from '../db/schema';
 
 export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 /** Larger images are refused before decoding: guards against decompression bombs. */
@@ -36,6 +38,12 @@ export async function encodeImage(body: Buffer): Promise<{ main: Buffer; thumb: 
   }
 }
 
+/** Photos a profile holds against its limit (rejected ones do not count). */
+async function countPhotos(db: Kysely<Database> | Transaction<Database>, profileId: number) {
+  const row = await db.selectFrom('photos').select((eb) => eb.fn.countAll<number>().as('n')).where('profile_id', '=', profileId).where('status', '!=', 'rejected').executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /**
  * Stores a member's photo: re-encoded to WebP (main image and thumbnail) without EXIF or GPS,
  * 'under inspection' until a moderator approves it; the first one becomes the main image.
@@ -44,9 +52,11 @@ export async function uploadPhoto(app: AppContext, user: User, body: Buffer) {
   const db = app.db.db;
   const profile = await db.selectFrom('profiles').select(['id']).where('user_id', '=', user.id).executeTakeFirst();
   if (!profile) throw new PhotoError('no_profile', 'error.invalid_input', 400);
+  await app.abuse.consume('upload_hour', String(user.id));
   const limit = user.paid_user ? PREMIUM_PHOTOS : FREE_PHOTOS;
-  const count = await db.selectFrom('photos').select((eb) => eb.fn.countAll<number>().as('n')).where('profile_id', '=', profile.id).where('status', '!=', 'rejected').executeTakeFirstOrThrow();
-  if (Number(count.n) >= limit) throw new PhotoError('photo_limit', user.paid_user ? 'photos.limit_premium' : 'photos.limit_free', 409, { limit });
+  const limitError = () => new PhotoError('photo_limit', user.paid_user ? 'photos.limit_premium' : 'photos.limit_free', 409, { limit });
+  // Refused early without decoding; the transaction below decides.
+  if ((await countPhotos(db, profile.id)) >= limit) throw limitError();
   const { main, thumb } = await encodeImage(body);
 
   const dir = path.join(app.config.uploadDir, 'photos', String(profile.id));
@@ -61,6 +71,9 @@ export async function uploadPhoto(app: AppContext, user: User, body: Buffer) {
       written.push(file);
     }
     return await db.transaction().execute(async (trx) => {
+      // Counted again under the member's lock: parallel uploads cannot pass the limit.
+      await lockMember(trx, app.db.dialect, user.id);
+      if ((await countPhotos(trx, profile.id)) >= limit) throw limitError();
       const hasMain = await trx.selectFrom('photos').select('id').where('profile_id', '=', profile.id).where('is_main', '=', 1).executeTakeFirst();
       return trx
         .insertInto('photos')
