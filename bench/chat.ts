@@ -119,7 +119,7 @@ async function runServerSide() {
   const redis = process.env.BENCH_REDIS_URL;
   const dir = mkdtempSync(path.join(tmpdir(), 'kindred-chat-'));
   const config = readConfig({
-    NODE_ENV: 'production', DATA_DIR: dir, LOG_LEVEL: 'silent', SEED_ON_EMPTY: '0', BODY_LIMIT_BYTES: String(16 * 1024 * 1024),
+    NODE_ENV: 'production', DEPLOYMENT: 'demo', DATA_DIR: dir, LOG_LEVEL: 'silent', SEED_ON_EMPTY: '0', BODY_LIMIT_BYTES: String(16 * 1024 * 1024),
     ...(pg ? { DATABASE_URL: pg } : {}), ...(redis ? { REDIS_URL: redis } : {}),
   });
   const logger = pino({ level: 'silent' });

@@ -7,4 +7,7 @@ rmSync(dir, { recursive: true, force: true });
 process.env.DATA_DIR = dir;
 process.env.SEED_PROFILES ??= '300';
 process.env.LOG_LEVEL ??= 'warn';
+// As `npm start` runs it: the libraries' production builds, in a demo deployment.
+process.env.NODE_ENV ??= 'production';
+process.env.DEPLOYMENT ??= 'demo';
 await import('../dist/server-main.mjs');

@@ -18,4 +18,10 @@ if (stale) {
   const result = spawnSync('npm', ['run', 'build'], { stdio: 'inherit', shell: process.platform === 'win32' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
+// React and the other libraries run their production builds; whether this is the zero-setup demo
+// (mailbox, demo data) or a real deployment is DEPLOYMENT's business, not NODE_ENV's.
+if (!process.env.NODE_ENV) {
+  process.env.NODE_ENV = 'production';
+  process.env.DEPLOYMENT ??= 'demo';
+}
 if (!process.argv.includes('--build-only')) await import(path.resolve('dist/server-main.mjs'));

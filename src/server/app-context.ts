@@ -41,7 +41,7 @@ export async function createAppContext(config: Config, overrides: Partial<AppCon
   const store: LimiterStore = createLimiterStore(db, config.redisUrl);
   const logger = overrides.logger ?? pino({ level: config.logLevel });
   const bus = overrides.bus ?? createEventBus(config.redisUrl, logger);
-  const sites = overrides.sites ?? new SiteRegistry(loadSites());
+  const sites = overrides.sites ?? new SiteRegistry(loadSites(), config);
   const push = overrides.push ?? (await createPushService(db, sites, logger));
   return {
     config,

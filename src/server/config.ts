@@ -1,15 +1,26 @@
 import path from 'node:path';
 
 /** Runtime configuration, read once from environment variables (see README). */
+/**
+ * `demo`: the zero-setup demo (development mailbox, demo data and logins, unknown hosts get the
+ * default site, mail links point at the local domains). `production`: none of that.
+ */
+export type Deployment = 'demo' | 'production';
+
 export interface Config {
   port: number;
   host: string;
+  /** DEPLOYMENT; defaults to `production` when NODE_ENV=production, else `demo`. */
+  deployment: Deployment;
+  /** deployment === 'production'. */
   production: boolean;
   databaseUrl: string;
   redisUrl: string | null;
   smtpUrl: string | null;
-  publicOrigin: string | null;
-  trustProxy: boolean;
+  /** SITE_ORIGINS: site id → public origin (`kindred=https://kindred.example,…`), overriding the YAML. */
+  siteOrigins: Record<string, string>;
+  /** TRUST_PROXY: reverse proxies in front (0: forwarded headers are ignored; `1`/`true`: one). */
+  trustProxy: number;
   countryHeader: string | null;
   dataDir: string;
   uploadDir: string;
@@ -25,17 +36,36 @@ export interface Config {
   staffEmails: { siteId: string; email: string }[];
 }
 
+/** Parses `id=origin` pairs; each origin is reduced to scheme://host[:port] and must be http(s). */
+export function parseSiteOrigins(value: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of (value ?? '').split(',').map((e) => e.trim()).filter(Boolean)) {
+    const eq = entry.indexOf('=');
+    if (eq < 1) throw new Error(`SITE_ORIGINS: "${entry}" is not site-id=origin`);
+    const url = new URL(entry.slice(eq + 1).trim());
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`SITE_ORIGINS: ${url.href} is not http(s)`);
+    out[entry.slice(0, eq).trim()] = url.origin;
+  }
+  return out;
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? 'data');
+  const deployment: Deployment = env.DEPLOYMENT === 'demo' || env.DEPLOYMENT === 'production'
+    ? env.DEPLOYMENT
+    : env.NODE_ENV === 'production' ? 'production' : 'demo';
+  if (env.DEPLOYMENT && env.DEPLOYMENT !== deployment) throw new Error(`DEPLOYMENT must be demo or production, not ${env.DEPLOYMENT}`);
+  const production = deployment === 'production';
   return {
     port: Number(env.PORT ?? 4321),
     host: env.HOST ?? '0.0.0.0',
-    production: env.NODE_ENV === 'production',
+    deployment,
+    production,
     databaseUrl: env.DATABASE_URL ?? `sqlite:${path.join(dataDir, 'kindred.db')}`,
     redisUrl: env.REDIS_URL || null,
     smtpUrl: env.SMTP_URL || null,
-    publicOrigin: env.PUBLIC_ORIGIN ? env.PUBLIC_ORIGIN.replace(/\/$/, '') : null,
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    siteOrigins: parseSiteOrigins(env.SITE_ORIGINS),
+    trustProxy: env.TRUST_PROXY === 'true' ? 1 : Math.max(0, Math.min(10, Number.parseInt(env.TRUST_PROXY ?? '0', 10) || 0)),
     countryHeader: env.GEOIP_COUNTRY_HEADER || null,
     dataDir,
     uploadDir: path.resolve(env.UPLOAD_DIR ?? path.join(dataDir, 'uploads')),
@@ -43,7 +73,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: Number(env.BODY_LIMIT_BYTES ?? 1024 * 1024),
     rateLimitFactor: Math.max(1, Number(env.RATE_LIMIT_FACTOR ?? 1) || 1),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
-    seedOnEmpty: env.SEED_ON_EMPTY !== '0',
+    // Production never seeds unless asked, and even then never the demo logins (see seed.ts).
+    seedOnEmpty: production ? env.SEED_ON_EMPTY === '1' : env.SEED_ON_EMPTY !== '0',
     seedProfiles: Number(env.SEED_PROFILES ?? 2000),
     affiliateApiKey: env.AFFILIATE_API_KEY || null,
     staffEmails: (env.STAFF_EMAILS ?? '')

@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
+import { constants as zlibConstants } from 'node:zlib';
+import compression from 'compression';
 import { pathToFileURL } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { createApi } from './api/app';
 import { type AppContext, createAppContext } from './app-context';
 import { type Config, readConfig } from './config';
-import { createRequestContext } from './context/request-context';
+import { createRequestContext, requestEndpoint } from './context/request-context';
 import { DEMO_PASSWORD, demoMembers, seedIfEmpty } from './db/seed';
 import { fallbackErrorPage } from './errors/fallback-page';
 import { baseSecurityHeaders, NON_HTML_CSP } from './security-headers';
@@ -46,8 +48,7 @@ export async function startServer(config: Config = readConfig(), overrides: Part
     await app.db.db.updateTable('users').set({ role: 'staff' }).where('site_id', '=', staff.siteId).where('email_normalized', '=', staff.email).execute();
   }
 
-  const secure = config.publicOrigin?.startsWith('https:') ?? false;
-  const staticLayer = new StaticLayer(config.clientDir, app.sites, secure);
+  const staticLayer = new StaticLayer(config.clientDir, app.sites, config);
   const loaded = staticLayer.load();
   app.logger.info({ files: loaded }, 'static files in memory');
   const api = getRequestListener(createApi(app).fetch);
@@ -55,19 +56,44 @@ export async function startServer(config: Config = readConfig(), overrides: Part
   const astro = await loadAstroHandler();
   // HTML pages replace the CSP with one that lists their inline scripts (src/middleware.ts).
   const accounts: AccountsDeps = { app, mailer: app.mailer, limits: app.limits };
-  const security = { ...baseSecurityHeaders(secure), 'Content-Security-Policy': NON_HTML_CSP };
+  // Pages and API answers above 1 KB go out compressed at a cheap level (static files are
+  // precompressed at build time; event streams never are, or their frames would wait in a buffer).
+  const compress = compression({
+    threshold: 1024,
+    level: 4,
+    brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+    filter: (_req, res) => {
+      const type = String(res.getHeader('Content-Type') ?? '');
+      return /^(text\/html|application\/json|text\/plain)/.test(type);
+    },
+  });
+  const securityHeaders = (secure: boolean) => ({ ...baseSecurityHeaders(secure), 'Content-Security-Policy': NON_HTML_CSP });
+  const headersBySecurity = { true: securityHeaders(true), false: securityHeaders(false) };
 
   const server = createServer((req, res) => {
-    if (staticLayer.handle(req, res)) return;
-    for (const [name, value] of Object.entries(security)) res.setHeader(name, value);
+    const endpoint = requestEndpoint(
+      { headers: req.headers, remoteAddress: req.socket.remoteAddress, encrypted: Boolean((req.socket as { encrypted?: boolean }).encrypted) },
+      config,
+    );
+    // Production answers only the hosts its sites list: no silent fallback to a default site.
+    if (!app.sites.knowsHost(endpoint.host)) {
+      res.writeHead(421, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headersBySecurity.false });
+      return void res.end('Misdirected request: unknown host');
+    }
+    if (staticLayer.handle(req, res, endpoint)) return;
     const url = req.url ?? '/';
-    if (url.startsWith('/api/') || url === '/api') return void api(req, res);
-    if (url.startsWith('/uploads/')) return void uploads(req, res);
+    if (url.startsWith('/api/') || url === '/api') {
+      for (const [name, value] of Object.entries(headersBySecurity[String(endpoint.scheme === 'https' || app.sites.origin(app.sites.forHost(endpoint.host)).startsWith('https:')) as 'true']))
+        res.setHeader(name, value);
+      return void compress(req as never, res as never, () => void api(req, res));
+    }
     const ctx = createRequestContext(
       app.sites,
       { headers: req.headers, remoteAddress: req.socket.remoteAddress, encrypted: Boolean((req.socket as { encrypted?: boolean }).encrypted) },
       config,
     );
+    for (const [name, value] of Object.entries(headersBySecurity[String(ctx.secure) as 'true'])) res.setHeader(name, value);
+    if (url.startsWith('/uploads/')) return void uploads(req, res);
     const fail = (err: unknown) => {
       app.logger.error({ err, url }, 'page failed');
       if (res.headersSent) return void res.end();
@@ -96,19 +122,21 @@ export async function startServer(config: Config = readConfig(), overrides: Part
     const pageProblem = pageRequestProblem(req) ?? undefined;
     if (pageProblem) req.url = REQUEST_ERROR_PATH;
     const token = parseCookies(req.headers.cookie)[AUTH_COOKIE];
-    memberForSession(accounts, token)
-      .then(async (member) => {
-        const user = member ? await describeUser(accounts, ctx.site, member.user, member.extras) : null;
-        const locals = { ctx, user, services: { app, accounts }, pageProblem };
-        // A path no route matches (Astro hands it back without an error): the 404 page, once.
-        const unrouted = (err?: unknown) => {
-          if (err !== undefined || res.headersSent || req.url === REQUEST_ERROR_PATH) return fail(err);
-          req.url = REQUEST_ERROR_PATH;
-          return void astro(req, res, fail, { ...locals, pageProblem: NOT_FOUND }).catch(fail);
-        };
-        return astro(req, res, unrouted, locals);
-      })
-      .catch(fail);
+    compress(req as never, res as never, () =>
+      memberForSession(accounts, ctx.site, token)
+        .then(async (member) => {
+          const user = member ? await describeUser(accounts, ctx.site, member.user, member.extras) : null;
+          const locals = { ctx, user, services: { app, accounts }, pageProblem };
+          // A path no route matches (Astro hands it back without an error): the 404 page, once.
+          const unrouted = (err?: unknown) => {
+            if (err !== undefined || res.headersSent || req.url === REQUEST_ERROR_PATH) return fail(err);
+            req.url = REQUEST_ERROR_PATH;
+            return void astro(req, res, fail, { ...locals, pageProblem: NOT_FOUND }).catch(fail);
+          };
+          return astro(req, res, unrouted, locals);
+        })
+        .catch(fail),
+    );
   });
 
   // Personal data of accounts deleted more than 14 days ago is erased for good, hourly.

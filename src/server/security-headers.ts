@@ -44,3 +44,9 @@ export function baseSecurityHeaders(secure: boolean): Record<string, string> {
 
 /** Security headers for a non-HTML response (JSON, assets): a locked-down CSP. */
 export const NON_HTML_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+/**
+ * A service worker's own CSP governs its fetches: it caches same-origin assets and shows
+ * notifications with the site's icons, so it needs 'self' (with 'none' it never installs).
+ */
+export const SERVICE_WORKER_CSP = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'";

@@ -24,6 +24,11 @@ export const CompanySchema = v.object({
 export const SiteSchema = v.object({
   name: v.string(),
   domains: v.pipe(v.array(v.string()), v.minLength(1)),
+  /**
+   * The canonical public origin (`https://kindred.example`) that links in mails and push messages
+   * use in production. SITE_ORIGINS overrides it; a demo deployment uses the local domain instead.
+   */
+  public_origin: v.optional(v.pipe(v.string(), v.url(), v.regex(/^https?:\/\/[^/]+$/, 'scheme://host[:port], no path'))),
   niche: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(7)),
   domain_language: v.string(),
   countries: v.pipe(v.array(CountryCode), v.minLength(1)),

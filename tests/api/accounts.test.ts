@@ -402,7 +402,14 @@ for (const dialect of DIALECTS) {
       it('logs out: the cookie is cleared and no longer works', async () => {
         const email = uniqueEmail('logout');
         const { token } = await signup(t, email);
-        const r = await call(t, '/api/logout.php', { session: token });
+        // Another site's link or image must not log the member out (SameSite=Lax sends the cookie on navigations).
+        for (const headers of [{ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' }, { 'sec-fetch-site': 'same-site' }, { referer: 'https://evil.example/x' }, {}] as Record<string, string>[]) {
+          const refused = await call(t, '/api/logout.php', { session: token, headers });
+          expect(refused.status === 303 || refused.status === 403).toBe(true);
+          expect(refused.session).toBeUndefined();
+          expect(await whoami(t, token)).not.toBeNull();
+        }
+        const r = await call(t, '/api/logout.php', { session: token, headers: { 'sec-fetch-site': 'same-origin' } });
         expect(r.status).toBe(200);
         expect(r.json).toEqual({ user: null });
         expect(r.session).toBe('');

@@ -112,7 +112,7 @@ test('a member deletes the account, sees the alternatives first, and restores it
   await skipEntryWarning(page);
   const email = unique('delete');
   await request.post('/api/signup.php', { data: { email, name: 'Leaver', password: PASSWORD, date_of_birth: '1980-02-02' } });
-  await request.get('/api/logout.php');
+  await request.get('/api/logout.php', { headers: { 'sec-fetch-site': 'same-origin' } });
   await login(page, email, PASSWORD);
   await expect(page).toHaveURL(/\/members/);
   await page.goto('/settings');

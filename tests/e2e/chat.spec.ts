@@ -23,7 +23,7 @@ async function createMember(request: APIRequestContext, name: string, gender: 'm
   const link = await linkFromMail(email, '/api/activate.php?token=');
   await request.get(link.replace(/^https?:\/\/[^/]+/, ''));
   const { user } = await (await request.get('/api/user.php')).json();
-  await request.get('/api/logout.php');
+  await request.get('/api/logout.php', { headers: { 'sec-fetch-site': 'same-origin' } });
   return { email, name, password: PASSWORD, profileId: user.profile.id };
 }
 

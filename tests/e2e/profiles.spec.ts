@@ -13,7 +13,7 @@ async function createMember(request: APIRequestContext, name: string, gender: 'm
   const email = `${name.toLowerCase()}-${Date.now()}@example.com`;
   const res = await request.post('/api/signup.php', { data: { email, name, password: PASSWORD, date_of_birth: birth, gender } });
   expect(res.status()).toBe(200);
-  await request.get('/api/logout.php');
+  await request.get('/api/logout.php', { headers: { 'sec-fetch-site': 'same-origin' } });
   return { email, name };
 }
 
@@ -123,7 +123,7 @@ test('a member finds another by filters, likes and blocks them; the blocked one 
     await request.get(link.replace(/^https?:\/\/[^/]+/, ''));
     await request.post('/api/user.php', { data: { email: m.email, password: PASSWORD } });
     await request.patch('/api/profile.php', { data: { country: 'NL', region: 'utrecht', city: 'Utrecht' } });
-    await request.get('/api/logout.php');
+    await request.get('/api/logout.php', { headers: { 'sec-fetch-site': 'same-origin' } });
   }
   await login(page, hunter.email);
   await page.goto('/members');

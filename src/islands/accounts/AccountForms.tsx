@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import * as actions from '../../core/accounts/actions';
 import { ApiError } from '../../core/api/client';
 import { login } from '../../core/session/store';
+import { safeNextPath } from '../../shared/redirect';
 import { Field } from '../shared/Field';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
 
@@ -34,7 +35,7 @@ export function LoginForm(props: IslandI18n & { next?: string; initialError?: st
   const t = useIslandT(props);
   const { busy, error, submit } = useFormAction(t('error.try_later'), async (data) => {
     await login(String(data.get('email')), String(data.get('password')));
-    location.assign(props.next?.startsWith('/') && !props.next.startsWith('//') ? props.next : '/members');
+    location.assign(safeNextPath(props.next, location.origin) ?? '/members');
   });
   return (
     <form method="post" onSubmit={submit} noValidate>

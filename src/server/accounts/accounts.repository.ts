@@ -31,9 +31,12 @@ export interface MemberExtras {
   photo: { filename: string; thumb_filename: string; status: string } | null;
 }
 
-/** The user behind a session token with profile and main photo, in one query (every API call runs it). */
-export async function findSessionMember(db: Q, tokenHash: string, now: number): Promise<{ user: User; extras: MemberExtras } | undefined> {
-  const row = await sessionMember(db as Kysely<Database>, tokenHash, now);
+/**
+ * The user behind a session token with profile and main photo, in one query (every API call runs it).
+ * A session belongs to the site it was made on: on another site's host it is no session at all.
+ */
+export async function findSessionMember(db: Q, tokenHash: string, siteId: string, now: number): Promise<{ user: User; extras: MemberExtras } | undefined> {
+  const row = await sessionMember(db as Kysely<Database>, tokenHash, siteId, now);
   if (!row) return undefined;
   const { p_id, p_name, p_status, p_invisible, ph_filename, ph_thumb, ph_status, ...user } = row;
   return {
@@ -46,9 +49,9 @@ export async function findSessionMember(db: Q, tokenHash: string, now: number): 
 }
 
 type SessionMemberRow = InferResult<ReturnType<typeof sessionMemberQuery>>[number];
-const sessionMember = hotQuery<[string, number], SessionMemberRow>(sessionMemberQuery, ['\u0000token', -424242]);
+const sessionMember = hotQuery<[string, string, number], SessionMemberRow>(sessionMemberQuery, ['\u0000token', '\u0000site', -424242]);
 
-function sessionMemberQuery(db: Q, tokenHash: string, now: number) {
+function sessionMemberQuery(db: Q, tokenHash: string, siteId: string, now: number) {
   return db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
@@ -60,6 +63,7 @@ function sessionMemberQuery(db: Q, tokenHash: string, now: number) {
       'photos.filename as ph_filename', 'photos.thumb_filename as ph_thumb', 'photos.status as ph_status',
     ])
     .where('sessions.token_hash', '=', tokenHash)
+    .where('users.site_id', '=', siteId)
     .where('sessions.expires_at', '>', now)
     .where('users.deleted_at', 'is', null);
 }
@@ -91,12 +95,14 @@ export async function createUserToken(db: Q, userId: number, kind: TokenKind, no
 }
 
 /** Marks a live token of this kind used and returns it; undefined for unknown, used, expired or wrong-kind tokens. */
-export async function consumeUserToken(db: Q, token: string, kind: TokenKind, now: number) {
+/** Uses a mailed token once; a token of another site's member is unknown on this site. */
+export async function consumeUserToken(db: Q, token: string, kind: TokenKind, siteId: string, now: number) {
   const row = await db
     .updateTable('user_tokens')
     .set({ used_at: now })
     .where('token_hash', '=', hashToken(token))
     .where('kind', '=', kind)
+    .where('user_id', 'in', (eb) => eb.selectFrom('users').select('id').where('site_id', '=', siteId))
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
     .returning(['user_id', 'payload'])

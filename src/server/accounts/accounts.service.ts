@@ -192,15 +192,14 @@ export async function resendActivation(deps: AccountsDeps, caller: Caller, user:
 }
 
 /** Confirms the e-mail address: activates the profile and grants the signup credits once. */
-export async function activate(deps: AccountsDeps, token: string): Promise<User> {
+export async function activate(deps: AccountsDeps, site: Site, token: string): Promise<User> {
   const { app } = deps;
   const now = app.clock.now();
   return app.db.db.transaction().execute(async (trx) => {
-    const row = await repo.consumeUserToken(trx, token, 'activation', now);
+    const row = await repo.consumeUserToken(trx, token, 'activation', site.id, now);
     if (!row) throw new AccountError('activation_failed', 'auth.activation_failed', 400);
     const user = await repo.findUserById(trx, row.user_id);
     if (!user || user.deleted_at !== null) throw new AccountError('activation_failed', 'auth.activation_failed', 400);
-    const site = app.sites.byIdOrNull(user.site_id) ?? app.sites.defaultSite;
     if (user.status !== 'confirmed') {
       await trx.updateTable('users').set({ status: 'confirmed', confirmed_at: now }).where('id', '=', user.id).execute();
       await trx.updateTable('profiles').set({ status: 'active' }).where('user_id', '=', user.id).where('status', '=', 'disabled').execute();
@@ -241,10 +240,10 @@ export async function login(deps: AccountsDeps, caller: Caller, emailInput: stri
   return { user, token };
 }
 
-/** The member behind a session cookie with what GET user.php shows, in one query. */
-export function memberForSession(deps: AccountsDeps, token: string | undefined) {
+/** The member of this site behind a session cookie with what GET user.php shows, in one query. */
+export function memberForSession(deps: AccountsDeps, site: Site, token: string | undefined) {
   if (!token || token.length > 100) return Promise.resolve(undefined);
-  return repo.findSessionMember(deps.app.db.db, hashToken(token), deps.app.clock.now());
+  return repo.findSessionMember(deps.app.db.db, hashToken(token), site.id, deps.app.clock.now());
 }
 
 export function logout(deps: AccountsDeps, token: string | undefined) {
@@ -281,7 +280,7 @@ export async function resetPassword(deps: AccountsDeps, caller: Caller, token: s
   const { app } = deps;
   const now = app.clock.now();
   const user = await app.db.db.transaction().execute(async (trx) => {
-    const row = await repo.consumeUserToken(trx, token, 'reset', now);
+    const row = await repo.consumeUserToken(trx, token, 'reset', caller.site.id, now);
     const found = row ? await repo.findUserById(trx, row.user_id) : undefined;
     if (!found || found.site_id !== caller.site.id) throw new AccountError('link_invalid', 'auth.link_invalid', 410);
     checkPasswordStrength(password, [found.email.split('@')[0], caller.site.name]);
@@ -319,11 +318,11 @@ export async function requestMailChange(deps: AccountsDeps, caller: Caller, user
   await sendAccountMail(deps, caller.site, user, 'mail_change', `${caller.origin}/mail-change/do?token=${token}`, newEmail.trim());
 }
 
-export async function confirmMailChange(deps: AccountsDeps, token: string): Promise<User> {
+export async function confirmMailChange(deps: AccountsDeps, site: Site, token: string): Promise<User> {
   const { app } = deps;
   const now = app.clock.now();
   return app.db.db.transaction().execute(async (trx) => {
-    const row = await repo.consumeUserToken(trx, token, 'mail_change', now);
+    const row = await repo.consumeUserToken(trx, token, 'mail_change', site.id, now);
     const user = row ? await repo.findUserById(trx, row.user_id) : undefined;
     if (!row?.payload || !user || user.deleted_at !== null) throw new AccountError('link_invalid', 'auth.link_invalid', 410);
     const email = normalizeEmail(row.payload);
@@ -385,7 +384,7 @@ export async function reactivate(deps: AccountsDeps, caller: Caller, token: stri
   const { app } = deps;
   const now = app.clock.now();
   const user = await app.db.db.transaction().execute(async (trx) => {
-    const row = await repo.consumeUserToken(trx, token, 'reactivate', now);
+    const row = await repo.consumeUserToken(trx, token, 'reactivate', caller.site.id, now);
     const found = row ? await repo.findUserById(trx, row.user_id) : undefined;
     if (!found || found.deleted_at === null || found.erased_at !== null || now - found.deleted_at > TOKEN_TTL.reactivate) {
       throw new AccountError('link_invalid', 'auth.link_invalid', 410);
@@ -472,7 +471,7 @@ export async function completeSignup(
   checkPasswordStrength(input.password, [input.name, caller.site.name]);
   const passwordHash = await hashPassword(input.password);
   const user = await app.db.db.transaction().execute(async (trx) => {
-    const row = await repo.consumeUserToken(trx, input.token, 'complete_signup', now);
+    const row = await repo.consumeUserToken(trx, input.token, 'complete_signup', caller.site.id, now);
     const found = row ? await repo.findUserById(trx, row.user_id) : undefined;
     if (!found || found.site_id !== caller.site.id || found.password_hash !== null) throw new AccountError('link_invalid', 'auth.link_invalid', 410);
     if (input.name.toLowerCase() === found.email_normalized) throw new AccountError('invalid_input', 'auth.username_is_email', 400, {}, { name: 'auth.username_is_email' });

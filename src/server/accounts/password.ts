@@ -1,4 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
+import { concurrencyLimit } from '../util/concurrency';
 
 /** OWASP's argon2id baseline: 19 MiB memory, 2 passes, 1 lane. */
 // algorithm 2 is Argon2id (a const enum in the typings, which verbatimModuleSyntax cannot read).
@@ -6,18 +7,7 @@ const OPTIONS = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 
 /** At most this many hashes run at once, so a login storm cannot take every core. */
 const MAX_CONCURRENT = Number(process.env.ARGON2_CONCURRENCY ?? 2);
 
-let running = 0;
-const waiting: (() => void)[] = [];
-async function withSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= MAX_CONCURRENT) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
-  try {
-    return await work();
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
-}
+const withSlot = concurrencyLimit(Math.max(1, MAX_CONCURRENT));
 
 export function hashPassword(password: string): Promise<string> {
   return withSlot(() => hash(password, OPTIONS));

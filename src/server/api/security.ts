@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import type { RequestContext } from '../context/request-context';
 import { jsonError } from './http-errors';
 import type { ApiEnv } from './types';
 
@@ -7,15 +8,31 @@ export const IMAGE_UPLOAD_PATHS = new Set(['/api/photos.php', '/api/chat-image.p
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** True when a state-changing request comes from this site (Sec-Fetch-Site, else Origin vs Host). */
-export function isSameOrigin(headers: Headers): boolean {
+/**
+ * True when a state-changing request comes from this site: Sec-Fetch-Site, else the Origin header
+ * compared, scheme included, with this request's origin (forwarded host/scheme only with TRUST_PROXY)
+ * or the site's configured public origin.
+ */
+export function isSameOrigin(headers: Headers, ctx: Pick<RequestContext, 'requestOrigin' | 'origin'>): boolean {
   const fetchSite = headers.get('sec-fetch-site');
   if (fetchSite) return fetchSite === 'same-origin' || fetchSite === 'none';
   const origin = headers.get('origin');
   if (!origin) return true; // not a browser: no ambient cookies to abuse
+  return origin.toLowerCase() === ctx.requestOrigin || origin === ctx.origin;
+}
+
+/**
+ * For navigations that change state (GET /api/logout.php): only a request the site itself started
+ * counts — Sec-Fetch-Site same-origin/none, or, from browsers without it, a same-origin Referer.
+ */
+export function isOwnNavigation(headers: Headers, ctx: Pick<RequestContext, 'requestOrigin' | 'origin'>): boolean {
+  const fetchSite = headers.get('sec-fetch-site');
+  if (fetchSite) return fetchSite === 'same-origin' || fetchSite === 'none';
+  const referer = headers.get('referer');
+  if (!referer) return false;
   try {
-    const host = headers.get('x-forwarded-host') ?? headers.get('host');
-    return new URL(origin).host === host;
+    const from = new URL(referer).origin;
+    return from === ctx.requestOrigin || from === ctx.origin;
   } catch {
     return false;
   }
@@ -25,7 +42,7 @@ export function isSameOrigin(headers: Headers): boolean {
 export function requireSameOriginJson(): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
     if (SAFE_METHODS.has(c.req.method)) return next();
-    if (!isSameOrigin(c.req.raw.headers)) return jsonError(c, 403, 'cross_site', 'error.cross_site');
+    if (!isSameOrigin(c.req.raw.headers, c.var.ctx)) return jsonError(c, 403, 'cross_site', 'error.cross_site');
     const length = c.req.header('content-length');
     const hasBody = length !== undefined ? length !== '0' : c.req.header('transfer-encoding') !== undefined || c.req.raw.body !== null;
     const type = c.req.header('content-type') ?? '';

@@ -18,7 +18,7 @@ export function sessionMiddleware(deps: AccountsDeps): MiddlewareHandler<ApiEnv>
   return async (c, next) => {
     const token = getCookie(c, AUTH_COOKIE);
     c.set('sessionToken', token ?? null);
-    const member = token ? await memberForSession(deps, token) : undefined;
+    const member = token ? await memberForSession(deps, c.var.ctx.site, token) : undefined;
     c.set('user', member?.user ?? null);
     c.set('memberExtras', member?.extras ?? null);
     await next();

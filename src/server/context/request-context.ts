@@ -6,14 +6,22 @@ import { countryForIp } from './geoip';
 
 export type LocaleSource = 'cookie' | 'site' | 'header' | 'default';
 
-/** What every request needs to know: which site, which language, which country, who. */
+/** What every request needs to know: which site, which language, which country, who, from where. */
 export interface RequestContext {
   site: Site;
   locale: Locale;
   localeSource: LocaleSource;
   country: string | null;
+  /** Client address: the socket's, or the proxy's forwarded one with TRUST_PROXY. */
+  ip: string | null;
+  /** True over https (the request's scheme, or a site whose public origin is https). */
   secure: boolean;
+  /** scheme://host this request was made to, for same-origin checks. */
+  requestOrigin: string;
+  /** The site's configured public origin: the only base for absolute links (mails, push, payments). */
   origin: string;
+  /** False in production when no site lists the request's host (it then gets no answer but 421). */
+  knownHost: boolean;
 }
 
 /** Parses a Cookie header into a name → value map (first occurrence wins). */
@@ -50,12 +58,10 @@ export function resolveLocale(input: {
 }
 
 export interface ContextOptions {
-  /** Use X-Forwarded-For / X-Forwarded-Proto from a trusted reverse proxy. */
-  trustProxy: boolean;
+  /** TRUST_PROXY: how many reverse proxies in front of us add X-Forwarded-* headers (0: none, ignore them). */
+  trustProxy: number;
   /** Header carrying an ISO country set by a trusted CDN (e.g. cf-ipcountry). */
   countryHeader: string | null;
-  /** PUBLIC_ORIGIN; when set, decides whether requests count as https. */
-  publicOrigin: string | null;
 }
 
 function firstHeader(value: string | string[] | undefined): string | null {
@@ -63,24 +69,47 @@ function firstHeader(value: string | string[] | undefined): string | null {
   return value ?? null;
 }
 
-/** Client IP: the socket address, or the first X-Forwarded-For hop when the proxy is trusted. */
-export function clientIp(headers: IncomingHttpHeaders, remoteAddress: string | undefined, options: ContextOptions): string | null {
-  if (options.trustProxy) {
-    const forwarded = firstHeader(headers['x-forwarded-for']);
-    if (forwarded) return forwarded.split(',')[0].trim();
-  }
-  return remoteAddress ?? null;
+/** The last value of a comma-separated forwarded header, `hops` from the right (what our proxy saw). */
+function forwarded(headers: IncomingHttpHeaders, name: string, hops: number): string | null {
+  const raw = headers[name];
+  const values = (Array.isArray(raw) ? raw.join(',') : (raw ?? '')).split(',').map((v) => v.trim()).filter(Boolean);
+  return values.length ? (values[Math.max(0, values.length - hops)] ?? null) : null;
 }
 
-/** Builds the request context from a node request's headers; used by both Hono and Astro. */
+export interface RequestEndpoint {
+  ip: string | null;
+  host: string | null;
+  scheme: 'http' | 'https';
+}
+
+/**
+ * The one place that decides the client address, host and scheme of a request, for the API, the
+ * pages and the static layer: X-Forwarded-For/-Host/-Proto count only with TRUST_PROXY.
+ */
+export function requestEndpoint(
+  req: { headers: IncomingHttpHeaders; remoteAddress?: string; encrypted?: boolean },
+  options: Pick<ContextOptions, 'trustProxy'>,
+): RequestEndpoint {
+  const hops = options.trustProxy;
+  const ip = (hops && forwarded(req.headers, 'x-forwarded-for', hops)) || req.remoteAddress || null;
+  const host = (hops && forwarded(req.headers, 'x-forwarded-host', 1)) || firstHeader(req.headers.host);
+  const proto = hops ? forwarded(req.headers, 'x-forwarded-proto', 1)?.toLowerCase() : null;
+  const scheme = proto === 'https' || (!proto && req.encrypted) ? 'https' : 'http';
+  return { ip: ip ? ip.replace(/^::ffff:/, '') : null, host: host ? host.slice(0, 255) : null, scheme };
+}
+
+/** Client IP of a node request (see requestEndpoint). */
+export function clientIp(headers: IncomingHttpHeaders, remoteAddress: string | undefined, options: Pick<ContextOptions, 'trustProxy'>): string | null {
+  return requestEndpoint({ headers, remoteAddress }, options).ip;
+}
+
+/** Builds the request context from a node request's headers; used by the API, the pages and the static layer. */
 export function createRequestContext(
   registry: SiteRegistry,
   req: { headers: IncomingHttpHeaders; remoteAddress?: string; encrypted?: boolean },
   options: ContextOptions,
 ): RequestContext {
-  const host = firstHeader(req.headers['x-forwarded-host']) && options.trustProxy
-    ? firstHeader(req.headers['x-forwarded-host'])
-    : firstHeader(req.headers.host);
+  const { ip, host, scheme } = requestEndpoint(req, options);
   const site = registry.forHost(host);
   const cookies = parseCookies(firstHeader(req.headers.cookie));
   const { locale, source } = resolveLocale({
@@ -93,9 +122,9 @@ export function createRequestContext(
     const fromHeader = firstHeader(req.headers[options.countryHeader.toLowerCase()]);
     if (fromHeader && /^[A-Za-z]{2}$/.test(fromHeader)) country = fromHeader.toUpperCase();
   }
-  if (!country) country = countryForIp(clientIp(req.headers, req.remoteAddress, options));
-  const proto = options.trustProxy ? firstHeader(req.headers['x-forwarded-proto']) : null;
-  const secure = options.publicOrigin ? options.publicOrigin.startsWith('https:') : proto === 'https' || Boolean(req.encrypted);
-  const origin = options.publicOrigin ?? `${secure ? 'https' : 'http'}://${host ?? site.domains[0]}`;
-  return { site, locale, localeSource: source, country, secure, origin };
+  if (!country) country = countryForIp(ip);
+  const origin = registry.origin(site);
+  const secure = scheme === 'https' || origin.startsWith('https:');
+  const requestOrigin = `${scheme}://${(host ?? new URL(origin).host).toLowerCase()}`;
+  return { site, locale, localeSource: source, country, ip, secure, requestOrigin, origin, knownHost: registry.knowsHost(host) };
 }

@@ -6,6 +6,6 @@ import { seedDemoData, seedDemoMembers } from './seed';
 const app = await createAppContext(readConfig());
 const started = Date.now();
 const created = await seedDemoData(app, Number(process.env.SEED_PROFILES ?? 2000));
-await seedDemoMembers(app);
+if (!app.config.production) await seedDemoMembers(app);
 console.log(`Seeded ${created} profiles in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 await app.close();

@@ -151,6 +151,7 @@ export function demoMembers(site: Site) {
 
 /** Creates each site's demo members with known logins (see README). */
 export async function seedDemoMembers(app: AppContext): Promise<void> {
+  if (app.config.production) throw new Error('demo logins are never created in production');
   const { db } = app.db;
   const now = app.clock.now();
   const passwordHash = await hashPassword(DEMO_PASSWORD);
@@ -190,7 +191,8 @@ export async function seedIfEmpty(app: AppContext): Promise<number> {
   if (Number(row.n) > 0) return 0;
   const started = Date.now();
   const created = await seedDemoData(app, app.config.seedProfiles);
-  await seedDemoMembers(app);
+  // The demo logins' password is in the README: a production deployment never gets them.
+  if (!app.config.production) await seedDemoMembers(app);
   app.logger.info({ profiles: created, ms: Date.now() - started }, 'seeded demo data');
   return created;
 }

@@ -10,7 +10,7 @@ export function localizedPath(locale: Locale, page: string): string {
 
 /** Absolute URLs of every locale's copy of a page on a site, for hreflang and the sitemap. */
 export function alternatesFor(site: Site, page: string) {
-  const origin = `https://${site.domains[0]}`;
+  const origin = site.public_origin ?? `https://${site.domains[0]}`;
   return {
     alternates: LOCALES.map((locale) => ({ locale, href: origin + localizedPath(locale, page) })),
     xDefault: origin + (page === 'index' ? '/' : `/${page}`),

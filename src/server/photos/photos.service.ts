@@ -4,6 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { FREE_PHOTOS, PREMIUM_PHOTOS } from '../../shared/constants';
 import type { AppContext } from '../app-context';
+import { concurrencyLimit } from '../util/concurrency';
 import { RuleError } from '../rule-error';
 import type { Kysely, Transaction } from 'kysely';
 import { lockMember } from '../db/locks';
@@ -13,6 +14,14 @@ export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 /** Larger images are refused before decoding: guards against decompression bombs. */
 const MAX_PIXELS = 40_000_000;
 const FORMATS = new Set(['jpeg', 'png', 'webp', 'heif']);
+
+/**
+ * Images decoded at once (PHOTO_DECODE_CONCURRENCY): a 40-megapixel decode takes ~160 MB, so a
+ * burst of uploads waits in line instead of multiplying the process memory.
+ */
+const withDecodeSlot = concurrencyLimit(Math.max(1, Number(process.env.PHOTO_DECODE_CONCURRENCY ?? 2)));
+// libvips' operation cache keeps decoded pixels around; uploads are never decoded twice.
+sharp.cache(false);
 
 /** A photo rule said no. */
 export class PhotoError extends RuleError {}
@@ -24,6 +33,10 @@ export class PhotoError extends RuleError {}
 export async function encodeImage(body: Buffer): Promise<{ main: Buffer; thumb: Buffer; width: number; height: number }> {
   if (body.length === 0) throw new PhotoError('photo_invalid', 'photos.invalid', 400);
   if (body.length > PHOTO_MAX_BYTES) throw new PhotoError('photo_too_large', 'photos.too_large', 413, { mb: PHOTO_MAX_BYTES / 1024 / 1024 });
+  return withDecodeSlot(() => decodeAndEncode(body));
+}
+
+async function decodeAndEncode(body: Buffer): Promise<{ main: Buffer; thumb: Buffer; width: number; height: number }> {
   try {
     const image = sharp(body, { limitInputPixels: MAX_PIXELS, failOn: 'error' });
     const meta = await image.metadata();
@@ -159,13 +172,15 @@ export function listOwnPhotos(app: AppContext, profileId: number) {
   return app.db.db.selectFrom('photos').select(['id', 'filename', 'thumb_filename', 'status', 'is_main']).where('profile_id', '=', profileId).orderBy('is_main', 'desc').orderBy('id').execute();
 }
 
-/** Moderation: approve ('active', public) or reject a photo waiting for inspection. */
-export async function moderatePhoto(app: AppContext, photoId: number, decision: 'approve' | 'reject') {
+/** Moderation: approve ('active', public) or reject a photo of this site waiting for inspection. */
+export async function moderatePhoto(app: AppContext, siteId: string, photoId: number, decision: 'approve' | 'reject') {
   const updated = await app.db.db
     .updateTable('photos')
     .set({ status: decision === 'approve' ? 'active' : 'rejected', ...(decision === 'reject' ? { is_main: 0 } : {}) })
     .where('id', '=', photoId)
     .where('status', '=', 'under inspection')
+    // Staff rights are per site: a photo of another site is unknown here.
+    .where('profile_id', 'in', (eb) => eb.selectFrom('profiles').select('id').where('site_id', '=', siteId))
     .returning(['id', 'profile_id', 'filename', 'thumb_filename'])
     .executeTakeFirst();
   if (!updated) throw new PhotoError('not_found', 'error.not_found', 404);

@@ -4,8 +4,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { STATIC_PAGES } from '../../shared/constants';
 import { isLocale, LOCALE_COOKIE, type Locale } from '../../shared/locales';
-import { parseCookies, resolveLocale } from '../context/request-context';
-import { baseSecurityHeaders, contentSecurityPolicy, inlineScriptHashes, NON_HTML_CSP } from '../security-headers';
+import { type ContextOptions, parseCookies, type RequestEndpoint, requestEndpoint, resolveLocale } from '../context/request-context';
+import { baseSecurityHeaders, contentSecurityPolicy, inlineScriptHashes, NON_HTML_CSP, SERVICE_WORKER_CSP } from '../security-headers';
 import type { SiteRegistry } from '../sites/site-registry';
 
 const TYPES: Record<string, string> = {
@@ -35,6 +35,8 @@ interface Asset {
 
 const PAGE_SET = new Set<string>(STATIC_PAGES);
 const SESSION_COOKIE = 'kd_session';
+const HSTS = { 'Strict-Transport-Security': baseSecurityHeaders(true)['Strict-Transport-Security'] };
+
 /** Files every site has its own copy of. */
 const PER_SITE_FILES = new Set(['/sitemap.xml', '/robots.txt', '/manifest.webmanifest']);
 /** Files only reachable through the page mapping, never by their build path. */
@@ -64,7 +66,7 @@ export class StaticLayer {
   constructor(
     private readonly clientDir: string,
     private readonly sites: SiteRegistry,
-    private readonly secure: boolean,
+    private readonly options: Pick<ContextOptions, 'trustProxy'> = { trustProxy: 0 },
   ) {}
 
   /** Loads every file (with its .br/.gz twins written by the build) into memory. */
@@ -79,12 +81,15 @@ export class StaticLayer {
       const immutable = rel.startsWith('/_astro/');
       const isHtml = type.startsWith('text/html');
       const common: Record<string, string> = {
-        ...baseSecurityHeaders(this.secure),
+        ...baseSecurityHeaders(false),
         'Content-Type': type,
         ETag: etag,
         'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
+        // The worker itself must revalidate, or a fixed version would wait a day behind the HTTP cache.
         ...(rel === '/sw.js' ? { 'Service-Worker-Allowed': '/' } : {}),
-        'Content-Security-Policy': isHtml ? contentSecurityPolicy(inlineScriptHashes(body.toString('utf8'))) : NON_HTML_CSP,
+        'Content-Security-Policy': isHtml
+          ? contentSecurityPolicy(inlineScriptHashes(body.toString('utf8')))
+          : rel === '/sw.js' ? SERVICE_WORKER_CSP : NON_HTML_CSP,
         Vary: 'Accept-Encoding',
       };
       if (rel.startsWith(INTERNAL_PREFIX) && isHtml) {
@@ -129,7 +134,7 @@ export class StaticLayer {
   }
 
   /** Answers the request when a static file matches; returns false to let the next handler try. */
-  handle(req: IncomingMessage, res: ServerResponse): boolean {
+  handle(req: IncomingMessage, res: ServerResponse, endpoint: RequestEndpoint = requestEndpoint({ headers: req.headers }, this.options)): boolean {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -145,7 +150,7 @@ export class StaticLayer {
     if (!asset) {
       // Members get pages rendered on request, with their own navigation.
       if (req.headers.cookie?.includes(`${SESSION_COOKIE}=`)) return false;
-      const mapped = this.resolvePath(pathname, req.headers.host, req.headers.cookie, req.headers['accept-language']);
+      const mapped = this.resolvePath(pathname, endpoint.host ?? undefined, req.headers.cookie, req.headers['accept-language']);
       if (!mapped) return false;
       asset = this.assets.get(mapped.file);
       negotiated = mapped.negotiated;
@@ -153,9 +158,12 @@ export class StaticLayer {
     }
     let encoding = pickEncoding(req.headers['accept-encoding'] as string | undefined);
     if (!asset.bodies[encoding]) encoding = 'identity';
-    const headers = negotiated
+    let headers = negotiated
       ? { ...asset.headers[encoding], Vary: 'Accept-Encoding, Cookie, Accept-Language', 'Cache-Control': 'private, no-cache' }
       : asset.headers[encoding];
+    if (endpoint.scheme === 'https' || this.sites.origin(this.sites.forHost(endpoint.host)).startsWith('https:')) {
+      headers = { ...headers, ...HSTS };
+    }
     if (req.headers['if-none-match'] === headers.ETag) {
       res.writeHead(304, { ETag: headers.ETag, 'Cache-Control': headers['Cache-Control'], Vary: headers.Vary });
       res.end();

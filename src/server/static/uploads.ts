@@ -31,16 +31,17 @@ export function createUploadHandler(app: AppContext) {
     const owner = await photoFileOwner(app.db.db, rel);
     if (!owner || owner.status === 'rejected') return null;
     if (owner.status === 'active') return 'public';
-    const member = await memberForSession(accounts, parseCookies(req.headers.cookie)[AUTH_COOKIE]);
-    if (!member) return null;
-    if (owner.user_id !== null && member.user.id === owner.user_id) return 'private';
-    if (member.user.role !== 'staff' || member.user.site_id !== owner.site_id) return null;
+    // Sessions belong to their site: only the site of the photo (by Host) can know its owner or staff.
     const { site } = createRequestContext(
       app.sites,
       { headers: req.headers, remoteAddress: req.socket.remoteAddress, encrypted: Boolean((req.socket as { encrypted?: boolean }).encrypted) },
       app.config,
     );
-    return site.id === owner.site_id ? 'private' : null;
+    if (site.id !== owner.site_id) return null;
+    const member = await memberForSession(accounts, site, parseCookies(req.headers.cookie)[AUTH_COOKIE]);
+    if (!member) return null;
+    if (owner.user_id !== null && member.user.id === owner.user_id) return 'private';
+    return member.user.role === 'staff' && member.user.site_id === owner.site_id ? 'private' : null;
   }
 
   return (req: IncomingMessage, res: ServerResponse) => {

@@ -12,6 +12,7 @@ import * as accounts from '../../accounts/accounts.service';
 import type { AppContext } from '../../app-context';
 import type { User } from '../../db/schema';
 import { jsonError } from '../http-errors';
+import { isOwnNavigation } from '../security';
 import {
   callerOf, clearSessionCookie, handler, setSessionCookie,
 } from '../session';
@@ -68,6 +69,11 @@ export function accountRoutes(app: AppContext) {
   }));
 
   routes.get('/logout.php', async (c) => {
+    // Another site must not be able to log a member out with a link or an image.
+    if (!isOwnNavigation(c.req.raw.headers, c.var.ctx)) {
+      if (c.req.header('sec-fetch-mode') === 'navigate') return c.redirect('/', 303);
+      return jsonError(c, 403, 'cross_site', 'error.cross_site');
+    }
     await accounts.logout(deps, c.var.sessionToken ?? undefined);
     clearSessionCookie(c);
     // A plain link (no script) lands back on the home page.
@@ -84,7 +90,7 @@ export function accountRoutes(app: AppContext) {
   routes.get('/activate.php', async (c) => {
     const token = c.req.query('token');
     if (!v.is(QueryToken, token)) return c.redirect('/activate/error', 303);
-    return accounts.activate(deps, token).then(
+    return accounts.activate(deps, c.var.ctx.site, token).then(
       () => c.redirect('/activate/done', 303),
       () => c.redirect('/activate/error', 303),
     );
@@ -114,7 +120,7 @@ export function accountRoutes(app: AppContext) {
   }));
 
   routes.post('/mail-change-do.php', handler({ member: false, schema: TokenSchema }, async (c, body) =>
-    c.json({ email: (await accounts.confirmMailChange(deps, body.token)).email })));
+    c.json({ email: (await accounts.confirmMailChange(deps, c.var.ctx.site, body.token)).email })));
 
   routes.get('/account-settings.php', handler({ member: true }, async (c, _body, user) => answerUser(c, user)));
 

@@ -60,9 +60,17 @@ export function photoRoutes(app: AppContext) {
   // Staff only: approve or reject photos, resolve reports.
   routes.post('/moderation.php', handler({ member: true, schema: Moderation }, async (c, body, user) => {
     if (user.role !== 'staff') return jsonError(c, 403, 'forbidden', 'moderation.staff_only');
-    if ('photo_id' in body) await moderatePhoto(app, body.photo_id, body.decision);
+    const siteId = c.var.ctx.site.id;
+    if ('photo_id' in body) await moderatePhoto(app, siteId, body.photo_id, body.decision);
     else {
-      const done = await db.updateTable('reports').set({ status: 'resolved' }).where('id', '=', body.report_id).where('status', '=', 'open').returning('id').executeTakeFirst();
+      const done = await db
+        .updateTable('reports')
+        .set({ status: 'resolved' })
+        .where('id', '=', body.report_id)
+        .where('status', '=', 'open')
+        .where('profile_id', 'in', (eb) => eb.selectFrom('profiles').select('id').where('site_id', '=', siteId))
+        .returning('id')
+        .executeTakeFirst();
       if (!done) return jsonError(c, 404, 'not_found', 'error.not_found');
     }
     return c.json({ done: true });
