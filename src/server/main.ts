@@ -106,7 +106,8 @@ export async function startServer(config: Config = readConfig(), overrides: Part
     res.writeHead = ((status: number, ...rest: unknown[]) => {
       const headers = rest.find((r) => r && typeof r === 'object') as Record<string, unknown> | undefined;
       const length = headers && Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-length')?.[1];
-      if (status >= 500 && (length === '0' || !headers || !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type'))) {
+      const typed = res.hasHeader('content-type') || (headers && Object.keys(headers).some((k) => k.toLowerCase() === 'content-type'));
+      if (status >= 500 && (length === '0' || !typed)) {
         res.writeHead = writeHead as typeof res.writeHead;
         const body = fallbackErrorPage(ctx.locale, null);
         writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });

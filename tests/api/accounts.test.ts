@@ -399,6 +399,15 @@ for (const dialect of DIALECTS) {
         expect((await call(t, '/api/user.php', { session: 'x'.repeat(5000) })).json).toEqual({ user: null });
       });
 
+      it('sets the saved language when the member logs in on another device', async () => {
+        const email = uniqueEmail('lang');
+        const { token } = await signup(t, email);
+        expect((await call(t, '/api/user.php', { method: 'PUT', body: { language: 'de' }, session: token })).status).toBe(200);
+        const elsewhere = await login(t, email, PASSWORD, { lang: 'en' });
+        expect(elsewhere.status).toBe(200);
+        expect(elsewhere.res.headers.getSetCookie().some((c) => /^lang=de;/.test(c))).toBe(true);
+      });
+
       it('logs out: the cookie is cleared and no longer works', async () => {
         const email = uniqueEmail('logout');
         const { token } = await signup(t, email);

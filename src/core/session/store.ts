@@ -1,6 +1,6 @@
 import { atom } from 'nanostores';
 import type { SessionUser } from '../../shared/user.contract';
-import { api, call, onAuthenticationRequired } from '../api/client';
+import { api, call, notifySessionEnded, onAuthenticationRequired } from '../api/client';
 
 /** The logged-in member, or null. Pages seed it from the server; actions keep it fresh. */
 export const $user = atom<SessionUser | null>(null);
@@ -17,6 +17,11 @@ export async function login(email: string, password: string): Promise<SessionUse
 
 export async function refreshUser(): Promise<SessionUser | null> {
   const { user } = await call(() => api.get('user.php').json<{ user: SessionUser | null }>());
+  // user.php answers a member whose session ended with user: null (never 403): that is a logout too.
+  if (user === null && $user.get() !== null) {
+    notifySessionEnded();
+    return null;
+  }
   $user.set(user);
   return user;
 }

@@ -2,6 +2,8 @@ import { DISMISS_KEYS } from '../../shared/constants';
 import { LOCALE_COOKIE_MAX_AGE_S } from '../../shared/locales';
 import { shouldReloadAfterChunkError, shouldShowBackButton, shouldShowEntryWarning } from './rules';
 
+import { renderToasts } from '../toast/render';
+
 const CHUNK_KEY = 'chunk-reload-at';
 const BOUNCE_KEY = 'log-bounces';
 
@@ -30,6 +32,10 @@ window.addEventListener('error', (event) => {
   if (target && target.tagName === 'SCRIPT' && (target as HTMLScriptElement).src.includes('/_astro/')) onChunkError();
 }, true);
 
+// Feedback on actions (saved, failed, retrying) appears as toasts (SPEC §9: 350 px, six positions).
+const toastRoot = document.getElementById('toasts');
+if (toastRoot) renderToasts(toastRoot);
+
 // Dropdowns: one open at a time; close on outside click and Escape.
 const dropdowns = [...document.querySelectorAll<HTMLDetailsElement>('[data-dropdown]')];
 document.addEventListener('click', (event) => {
@@ -49,7 +55,7 @@ for (const link of document.querySelectorAll<HTMLAnchorElement>('[data-lang]')) 
     document.cookie = `lang=${lang}; path=/; max-age=${LOCALE_COOKIE_MAX_AGE_S}; samesite=lax${location.protocol === 'https:' ? '; secure' : ''}`;
     if (loggedIn) {
       await fetch('/api/user.php', {
-        method: 'PUT', headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'kindred-client' },
+        method: 'PUT', keepalive: true, headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'kindred-client' },
         body: JSON.stringify({ language: lang }),
       }).catch(() => undefined);
     }

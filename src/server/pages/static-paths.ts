@@ -15,6 +15,8 @@ export function alternatesFor(site: Site, page: string) {
     alternates: LOCALES.map((locale) => ({ locale, href: origin + localizedPath(locale, page) })),
     xDefault: origin + (page === 'index' ? '/' : `/${page}`),
     langHrefs: Object.fromEntries(LOCALES.map((l) => [l, localizedPath(l, page)])) as Record<Locale, string>,
+    /** The language switch keeps the address unprefixed (SPEC §9: the locale lives in a cookie). */
+    switchHrefs: Object.fromEntries(LOCALES.map((l) => [l, page === 'index' ? '/' : `/${page}`])) as Record<Locale, string>,
   };
 }
 

@@ -5,7 +5,7 @@ import {
   AccountSettingsSchema, ChangePasswordSchema, CompleteSignupSchema, DeleteAccountSchema, LoginSchema, MailChangeSchema,
   ProfileAboutSchema, ResetDoSchema, ResetRequestSchema, SignupSchema, TokenSchema, UserUpdateSchema,
 } from '../../../shared/accounts.contract';
-import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_S } from '../../../shared/locales';
+import { isLocale, LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_S } from '../../../shared/locales';
 import { PUSH_SERVICE_HOSTS, PushSubscribeSchema, PushUnsubscribeSchema } from '../../../shared/user.contract';
 import { findUserById } from '../../accounts/accounts.repository';
 import * as accounts from '../../accounts/accounts.service';
@@ -31,6 +31,10 @@ export function accountRoutes(app: AppContext) {
   /** Logs the browser in with a fresh session and answers the member. */
   const startSession = (c: C, session: { user: User; token: string }) => {
     setSessionCookie(c, session.token);
+    // The member's saved language follows them to every device they log in on.
+    if (isLocale(session.user.language)) {
+      setCookie(c, LOCALE_COOKIE, session.user.language, { path: '/', maxAge: LOCALE_COOKIE_MAX_AGE_S, sameSite: 'Lax', secure: c.var.ctx.secure });
+    }
     return answerUser(c, session.user);
   };
 
