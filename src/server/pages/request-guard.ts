@@ -3,7 +3,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 /** Form posts to pages carry a few fields; anything bigger is not a form of ours. */
 export const PAGE_FORM_MAX_BYTES = 64 * 1024;
 const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
-// Control characters (CR, LF, NUL …) have no place in an address; in a header they would split it.
+// Control characters (CR, LF, NUL …) have no place in a path. (Query values are the pages' own
+// business: `next` goes through safeNextPath, which drops them.)
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** Why a page request cannot be answered normally: its status and the catalog key of its message. */
@@ -18,8 +19,8 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
 }
 
 /**
- * Checks a request for a page before anything renders it: the path must decode and, like the
- * query, hold no control characters; pages answer GET and HEAD, and POST only as a sized web form.
+ * Checks a request for a page before anything renders it: the path must decode and hold no
+ * control characters; pages answer GET and HEAD, and POST only as a sized web form.
  * One check for every page, so no page can turn bad input into a 5xx.
  */
 export function pageRequestProblem(req: { method?: string; url?: string; headers: IncomingHttpHeaders }): PageRequestProblem | null {
@@ -30,11 +31,6 @@ export function pageRequestProblem(req: { method?: string; url?: string; headers
     if (CONTROL.test(decodeURIComponent(pathname))) return { status: 400, key: 'error.bad_request' };
   } catch {
     return { status: 400, key: 'error.bad_request' };
-  }
-  if (q !== -1) {
-    for (const [name, value] of new URLSearchParams(url.slice(q + 1))) {
-      if (CONTROL.test(name) || CONTROL.test(value)) return { status: 400, key: 'error.bad_request' };
-    }
   }
   const method = (req.method ?? 'GET').toUpperCase();
   if (method === 'GET' || method === 'HEAD') return null;
