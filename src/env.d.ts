@@ -5,5 +5,7 @@ declare namespace App {
     t: import('i18next').TFunction;
     user: import('./shared/user.contract').SessionUser | null;
     services: { app: import('./server/app-context').AppContext; accounts: import('./server/accounts/accounts.service').AccountsDeps };
+    /** Why the request is bad input (a path that does not decode …); src/pages/request-error.astro shows it. */
+    pageProblem?: import('./server/pages/request-guard').PageRequestProblem;
   }
 }

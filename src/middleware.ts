@@ -3,6 +3,7 @@ import { getT } from './shared/i18n';
 import { contentSecurityPolicy, inlineScriptHashes } from './server/security-headers';
 import { createRequestContext } from './server/context/request-context';
 import { readConfig } from './server/config';
+import { pageRequestProblem, REQUEST_ERROR_PATH } from './server/pages/request-guard';
 import { SiteRegistry, loadSites } from './server/sites/site-registry';
 
 let fallbackRegistry: SiteRegistry | null = null;
@@ -20,6 +21,16 @@ const context = defineMiddleware((astro, next) => {
   if (astro.locals.ctx) {
     astro.locals.t = getT(astro.locals.ctx.locale);
     astro.locals.user ??= null;
+  }
+  // Bad input (found by the node entry, or here under `astro dev`) gets the error page with its 4xx.
+  if (!astro.isPrerendered && astro.url.pathname !== REQUEST_ERROR_PATH) {
+    const { pathname, search } = new URL(astro.request.url);
+    const problem = astro.locals.pageProblem
+      ?? pageRequestProblem({ method: astro.request.method, url: pathname + search, headers: Object.fromEntries(astro.request.headers) });
+    if (problem) {
+      astro.locals.pageProblem = problem;
+      return next(REQUEST_ERROR_PATH);
+    }
   }
   return next();
 });

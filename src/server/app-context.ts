@@ -1,6 +1,7 @@
 import pino, { type Logger } from 'pino';
 import { createLimiterStore, createLoginLimits, type LimiterStore, type LoginLimits } from './accounts/login-limiter';
 import type { Config } from './config';
+import { type AbuseLimits, createAbuseLimits } from './limits/abuse-limits';
 import { type Db, openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { createMailer, type Mailer } from './mail/mailer';
@@ -23,6 +24,8 @@ export interface AppContext {
   logger: Logger;
   mailer: Mailer;
   limits: LoginLimits;
+  /** Signups, mails, reports, messages and uploads per IP, address or member (429 past them). */
+  abuse: AbuseLimits;
   /** Realtime fan-out to SSE connections (in-process, or Redis with REDIS_URL). */
   bus: EventBus;
   /** Web push to members' browsers (VAPID keys kept in the database). */
@@ -50,6 +53,7 @@ export async function createAppContext(config: Config, overrides: Partial<AppCon
     bus,
     mailer: overrides.mailer ?? createMailer(config.smtpUrl, db, clock),
     limits: overrides.limits ?? (await createLoginLimits(store)),
+    abuse: overrides.abuse ?? (await createAbuseLimits(store, config.rateLimitFactor)),
     async close() {
       await store.close();
       await bus.close();

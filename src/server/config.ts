@@ -26,6 +26,8 @@ export interface Config {
   uploadDir: string;
   clientDir: string;
   bodyLimitBytes: number;
+  /** Multiplies every abuse limit's allowance (RATE_LIMIT_FACTOR, default 1; test runs raise it). */
+  rateLimitFactor: number;
   logLevel: string;
   seedOnEmpty: boolean;
   seedProfiles: number;
@@ -69,6 +71,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadDir: path.resolve(env.UPLOAD_DIR ?? path.join(dataDir, 'uploads')),
     clientDir: path.resolve(env.CLIENT_DIR ?? 'dist/client'),
     bodyLimitBytes: Number(env.BODY_LIMIT_BYTES ?? 1024 * 1024),
+    rateLimitFactor: Math.max(1, Number(env.RATE_LIMIT_FACTOR ?? 1) || 1),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     // Production never seeds unless asked, and even then never the demo logins (see seed.ts).
     seedOnEmpty: production ? env.SEED_ON_EMPTY === '1' : env.SEED_ON_EMPTY !== '0',

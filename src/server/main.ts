@@ -18,6 +18,7 @@ import { AUTH_COOKIE } from './api/session';
 import { parseCookies } from './context/request-context';
 import { StaticLayer } from './static/static-layer';
 import { createUploadHandler } from './static/uploads';
+import { NOT_FOUND, pageRequestProblem, REQUEST_ERROR_PATH } from './pages/request-guard';
 import { preloadGeocoder } from './geo/geocode.service';
 
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals: object) => Promise<void>;
@@ -51,7 +52,7 @@ export async function startServer(config: Config = readConfig(), overrides: Part
   const loaded = staticLayer.load();
   app.logger.info({ files: loaded }, 'static files in memory');
   const api = getRequestListener(createApi(app).fetch);
-  const uploads = createUploadHandler(config.uploadDir);
+  const uploads = createUploadHandler(app);
   const astro = await loadAstroHandler();
   // HTML pages replace the CSP with one that lists their inline scripts (src/middleware.ts).
   const accounts: AccountsDeps = { app, mailer: app.mailer, limits: app.limits };
@@ -117,12 +118,23 @@ export async function startServer(config: Config = readConfig(), overrides: Part
       }
       return writeHead(status, ...rest);
     }) as typeof res.writeHead;
+    // Bad input never reaches a page: the error page answers with its 4xx (src/middleware.ts).
+    // A path Astro could not even decode is swapped for one it can route.
+    const pageProblem = pageRequestProblem(req) ?? undefined;
+    if (pageProblem) req.url = REQUEST_ERROR_PATH;
     const token = parseCookies(req.headers.cookie)[AUTH_COOKIE];
     compress(req as never, res as never, () =>
       memberForSession(accounts, ctx.site, token)
         .then(async (member) => {
           const user = member ? await describeUser(accounts, ctx.site, member.user, member.extras) : null;
-          return astro(req, res, fail, { ctx, user, services: { app, accounts } });
+          const locals = { ctx, user, services: { app, accounts }, pageProblem };
+          // A path no route matches (Astro hands it back without an error): the 404 page, once.
+          const unrouted = (err?: unknown) => {
+            if (err !== undefined || res.headersSent || req.url === REQUEST_ERROR_PATH) return fail(err);
+            req.url = REQUEST_ERROR_PATH;
+            return void astro(req, res, fail, { ...locals, pageProblem: NOT_FOUND }).catch(fail);
+          };
+          return astro(req, res, unrouted, locals);
         })
         .catch(fail),
     );

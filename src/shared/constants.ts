@@ -102,3 +102,24 @@ export function termsVersionDate(companyAdded: string | null | undefined): Date 
   const added = new Date(companyAdded);
   return Number.isNaN(added.getTime()) || added <= base ? base : added;
 }
+
+/**
+ * Abuse limits, enforced with rate-limiter-flexible on the same store as the login limits
+ * (database or Redis): at most `points` in `seconds` per key; the answer is a 429 with Retry-After.
+ * RATE_LIMIT_FACTOR multiplies every `points` (tests and e2e runs raise them; see README).
+ */
+export const ABUSE_LIMITS = {
+  /** Accounts created from one IP address a day. */
+  signup_ip: { points: 10, seconds: 86_400 },
+  /** Reset and activation mails to one address a day (reset links alone: RESETS_PER_DAY). */
+  mail_address: { points: 6, seconds: 86_400 },
+  /** Reset and activation mails asked for from one IP address an hour. */
+  mail_ip: { points: 20, seconds: 3_600 },
+  /** Reports one member sends a day (each profile once). */
+  report_day: { points: 10, seconds: 86_400 },
+  /** Chat messages (texts, gifts, images) one member sends a minute. */
+  message_minute: { points: 20, seconds: 60 },
+  /** Photos and chat images one member uploads an hour. */
+  upload_hour: { points: 30, seconds: 3_600 },
+} as const;
+export type AbuseLimitName = keyof typeof ABUSE_LIMITS;

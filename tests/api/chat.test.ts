@@ -36,7 +36,8 @@ for (const dialect of DIALECTS) {
     const send = (m: Member, body: unknown) => t.request('/api/messages.php', post(m.cookie, body));
 
     beforeAll(async () => {
-      t = await createTestApp(dialect);
+      // Some tests send dozens of messages in a second; the per-minute limit has its own tests (limits.test.ts).
+      t = await createTestApp(dialect, { RATE_LIMIT_FACTOR: '10' });
       ann = await activeMember(t, 'Ann', { credits: 100 });
       bob = await activeMember(t, 'Bob', { gender: 'male', credits: 100 });
       cat = await activeMember(t, 'Cat', { credits: 100, paid: true });
@@ -185,6 +186,22 @@ for (const dialect of DIALECTS) {
       expect((await first.json()).error).toBe('invisible');
       const fromIvy = await json<SendMessageResponse>(send(ivy, text({ profile_id: cat.profileId })));
       expect((await send(cat, text({ conversation: fromIvy.conversation_id }))).status).toBe(201);
+    });
+
+    it('does not show an invisible member\'s card by profile id unless a conversation with them exists', async () => {
+      const iris = await activeMember(t, 'Iris', { credits: 100 });
+      await t.app.db.db.updateTable('profiles').set({ invisible: 1 }).where('id', '=', iris.profileId).execute();
+      for (const viewer of [cat, dan]) {
+        const hidden = await t.request(`/api/chat.php?profile_id=${iris.profileId}`, as(viewer.cookie));
+        expect(hidden.status).toBe(404);
+        expect(JSON.stringify(await hidden.json())).not.toContain('Iris');
+      }
+      const fromIris = await json<SendMessageResponse>(send(iris, text({ profile_id: cat.profileId })));
+      const known = await json<ConversationView>(t.request(`/api/chat.php?profile_id=${iris.profileId}`, as(cat.cookie)));
+      expect(known).toMatchObject({ id: fromIris.conversation_id, profile: { id: iris.profileId } });
+      expect((await t.request(`/api/chat.php?profile_id=${iris.profileId}`, as(dan.cookie))).status).toBe(404);
+      // Her own view of the conversation partner is unaffected.
+      expect((await t.request(`/api/chat.php?profile_id=${cat.profileId}`, as(iris.cookie))).status).toBe(200);
     });
 
     it('does not let anyone reply to an unconfirmed member until they confirm; both sides are told', async () => {

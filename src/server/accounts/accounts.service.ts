@@ -11,12 +11,14 @@ import type { SessionUser } from '../../shared/user.contract';
 import type { AppContext } from '../app-context';
 import { RuleError } from '../rule-error';
 import { applyCredits } from '../credits/ledger';
+import { lockMember } from '../db/locks';
 import type { User } from '../db/schema';
 import type { Mailer } from '../mail/mailer';
 import { type MailKind, renderMail } from '../mail/templates';
 import * as repo from './accounts.repository';
 import { isCommonPassword } from './common-passwords';
-import type { LoginLimits } from './login-limiter';
+import { RateLimitError, retryAfterSeconds } from '../limits/abuse-limits';
+import type { LoginBlock, LoginLimits } from './login-limiter';
 import { hashPassword, verifyPassword } from './password';
 import { hashToken, normalizeEmail } from './tokens';
 
@@ -121,6 +123,7 @@ export async function signup(deps: AccountsDeps, caller: Caller, input: SignupIn
   }
   const email = normalizeEmail(input.email);
   checkPasswordStrength(input.password, [input.name, email.split('@')[0], site.name]);
+  await app.abuse.consume('signup_ip', caller.ip);
   const existing = await repo.findUserByEmail(db, site.id, email);
   if (existing) {
     if (existing.deleted_at !== null && existing.erased_at === null) throw new AccountError('pending_deletion', 'auth.pending_deletion', 409, {}, { email: 'auth.pending_deletion' });
@@ -168,11 +171,24 @@ export async function signup(deps: AccountsDeps, caller: Caller, input: SignupIn
   return { user, token };
 }
 
+/** Counts an activation or reset mail against the limits per address and per IP. */
+async function consumeMailLimits(deps: AccountsDeps, caller: Caller, email: string) {
+  await deps.app.abuse.consume('mail_address', `${caller.site.id}:${email}`);
+  await deps.app.abuse.consume('mail_ip', caller.ip);
+}
+
 /** Mails a fresh activation link (the old ones stay valid until they expire). */
 export async function sendActivation(deps: AccountsDeps, caller: Caller, user: User) {
   if (user.status === 'confirmed') throw new AccountError('already_confirmed', 'auth.already_confirmed', 409);
   const link = await repo.createUserToken(deps.app.db.db, user.id, 'activation', deps.app.clock.now(), TOKEN_TTL.activation);
   await sendAccountMail(deps, caller.site, user, 'activation', `${caller.origin}/api/activate.php?token=${link}`);
+}
+
+/** The member asks for the activation mail again: counted per address and per IP. */
+export async function resendActivation(deps: AccountsDeps, caller: Caller, user: User) {
+  if (user.status === 'confirmed') throw new AccountError('already_confirmed', 'auth.already_confirmed', 409);
+  await consumeMailLimits(deps, caller, user.email_normalized);
+  await sendActivation(deps, caller, user);
 }
 
 /** Confirms the e-mail address: activates the profile and grants the signup credits once. */
@@ -196,19 +212,24 @@ export async function activate(deps: AccountsDeps, site: Site, token: string): P
   });
 }
 
+/** The 429 of a login block: it says whether the account or the client's address is blocked. */
+function loginBlocked(block: LoginBlock) {
+  return new RateLimitError(block.by === 'account' ? 'auth.too_many_attempts' : 'limits.login_ip', retryAfterSeconds(block.ms), 'blocked');
+}
+
 /** Logs in with e-mail and password; the same answer for any wrong pair, and a block after repeated failures. */
 export async function login(deps: AccountsDeps, caller: Caller, emailInput: string, password: string): Promise<{ user: User; token: string }> {
   const { app, limits } = deps;
   const db = app.db.db;
   const email = normalizeEmail(emailInput);
   const accountKey = `${caller.site.id}:${email}`;
-  const blockedMs = await limits.blockedFor(accountKey, caller.ip);
-  if (blockedMs > 0) throw new AccountError('blocked', 'auth.too_many_attempts', 429, { minutes: Math.max(1, Math.ceil(blockedMs / 60_000)) });
+  const block = await limits.blockedFor(accountKey, caller.ip);
+  if (block) throw loginBlocked(block);
   const user = await repo.findUserByEmail(db, caller.site.id, email);
   const ok = await verifyPassword(user?.password_hash ?? null, password);
   if (!user || !ok) {
     const newBlock = await limits.recordFailure(accountKey, caller.ip);
-    if (newBlock > 0) throw new AccountError('blocked', 'auth.too_many_attempts', 429, { minutes: Math.max(1, Math.ceil(newBlock / 60_000)) });
+    if (newBlock) throw loginBlocked(newBlock);
     throw new AccountError('login_failed', 'auth.login_failed', 401);
   }
   if (user.deleted_at !== null) throw new AccountError('pending_deletion', 'auth.pending_deletion', 403);
@@ -236,14 +257,21 @@ export async function setLanguage(deps: AccountsDeps, user: User, language: Loca
 /** Starts a password reset: mails a single-use link, at most RESETS_PER_DAY a day. */
 export async function requestPasswordReset(deps: AccountsDeps, caller: Caller, emailInput: string) {
   const { app } = deps;
+  // Per IP before the lookup, so the form cannot be used to test many addresses.
+  await app.abuse.consume('mail_ip', caller.ip);
   const user = await repo.findUserByEmail(app.db.db, caller.site.id, normalizeEmail(emailInput));
   if (!user || user.erased_at !== null) throw new AccountError('email_not_found', 'auth.email_not_found', 404, {}, { email: 'auth.email_not_found' });
+  await app.abuse.consume('mail_address', `${caller.site.id}:${user.email_normalized}`);
   const now = app.clock.now();
   const dayStart = now - (now % DAY);
-  if ((await repo.countTokensSince(app.db.db, user.id, 'reset', dayStart)) >= RESETS_PER_DAY) {
-    throw new AccountError('too_many_resets', 'auth.too_many_resets', 429);
-  }
-  const token = await repo.createUserToken(app.db.db, user.id, 'reset', now, TOKEN_TTL.reset);
+  // Counted and created under the member's lock: parallel requests cannot pass the daily limit.
+  const token = await app.db.db.transaction().execute(async (trx) => {
+    await lockMember(trx, app.db.dialect, user.id);
+    if ((await repo.countTokensSince(trx, user.id, 'reset', dayStart)) >= RESETS_PER_DAY) {
+      throw new AccountError('too_many_resets', 'auth.too_many_resets', 429);
+    }
+    return repo.createUserToken(trx, user.id, 'reset', now, TOKEN_TTL.reset);
+  });
   await sendAccountMail(deps, caller.site, user, 'reset', `${caller.origin}/reset-password/do?token=${token}`);
 }
 

@@ -46,12 +46,24 @@ export function createLimiterStore(db: Db, redisUrl: string | null): LimiterStor
   };
 }
 
+/** A login block: how long, and whether the account or the client's address is blocked. */
+export interface LoginBlock {
+  ms: number;
+  by: 'account' | 'ip';
+}
+
 export interface LoginLimits {
-  /** Milliseconds until the account or IP may try again, or 0. */
-  blockedFor(accountKey: string, ip: string | null): Promise<number>;
-  /** Records a failure; returns the block in ms that starts now, or 0. */
-  recordFailure(accountKey: string, ip: string | null): Promise<number>;
+  /** The block in force for this account or IP, or null. */
+  blockedFor(accountKey: string, ip: string | null): Promise<LoginBlock | null>;
+  /** Records a failure; returns the block that starts now, or null. */
+  recordFailure(accountKey: string, ip: string | null): Promise<LoginBlock | null>;
   reset(accountKey: string): Promise<void>;
+}
+
+/** The longer of two blocks (the account's wins a tie: that is what the member can act on). */
+function longer(account: number, ip: number): LoginBlock | null {
+  if (account <= 0 && ip <= 0) return null;
+  return account >= ip ? { ms: account, by: 'account' } : { ms: ip, by: 'ip' };
 }
 
 export async function createLoginLimits(store: LimiterStore): Promise<LoginLimits> {
@@ -66,6 +78,7 @@ export async function createLoginLimits(store: LimiterStore): Promise<LoginLimit
       const res = await limiter.consume(key);
       return res.remainingPoints === 0 ? res.msBeforeNext : 0;
     } catch (rejected) {
+      if (rejected instanceof Error) throw rejected;
       return (rejected as { msBeforeNext?: number }).msBeforeNext ?? 0;
     }
   };
@@ -73,12 +86,12 @@ export async function createLoginLimits(store: LimiterStore): Promise<LoginLimit
     async blockedFor(accountKey, address) {
       const byAccount = await remaining(account, accountKey, ACCOUNT_FAILURES);
       const byIp = address ? await remaining(ip, address, IP_FAILURES) : 0;
-      return Math.max(byAccount, byIp);
+      return longer(byAccount, byIp);
     },
     async recordFailure(accountKey, address) {
       const byAccount = await consume(account, accountKey);
       const byIp = address ? await consume(ip, address) : 0;
-      return Math.max(byAccount, byIp);
+      return longer(byAccount, byIp);
     },
     async reset(accountKey) {
       await account.delete(accountKey);

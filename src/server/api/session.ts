@@ -5,6 +5,7 @@ import { fieldErrors } from '../../shared/accounts.contract';
 import { AUTH_COOKIE_MAX_AGE_S } from '../../shared/constants';
 import { type AccountsDeps, memberForSession } from '../accounts/accounts.service';
 import type { User } from '../db/schema';
+import { RateLimitError } from '../limits/abuse-limits';
 import { RuleError } from '../rule-error';
 import type { Caller } from '../accounts/accounts.service';
 import { authenticationRequired } from './http-errors';
@@ -50,6 +51,7 @@ export async function parseBody<S extends v.GenericSchema>(c: Context<ApiEnv>, s
 /** Maps a rule's refusal to its HTTP answer; anything else is rethrown. */
 export function ruleErrorResponse(c: Context<ApiEnv>, err: unknown) {
   if (!(err instanceof RuleError)) throw err;
+  if (err instanceof RateLimitError) c.header('Retry-After', String(err.retryAfterS));
   const t = c.var.t;
   const fields = Object.fromEntries(Object.entries(err.fields).map(([f, key]) => [f, t(key, err.params)]));
   return c.json({ error: err.code, message: t(err.key, err.params), ...(Object.keys(fields).length ? { fields } : {}) }, err.status);

@@ -10,6 +10,7 @@ import type { Site } from '../../shared/site.schema';
 import type { AppContext } from '../app-context';
 import { InsufficientCreditsError, applyCredits } from '../credits/ledger';
 import type { Database, Message, User } from '../db/schema';
+import { lockMember } from '../db/locks';
 import { recordEvents } from '../events/events.service';
 import { encodeImage } from '../photos/photos.service';
 import { cardsByIds, requireOwnProfile } from '../profiles/profiles.service';
@@ -136,7 +137,10 @@ export async function openConversation(
     participant = conversation ? await repo.findParticipant(db, conversation.id, own) : undefined;
   }
   const partner = await findPartner(db, site, partnerId);
-  if (!partner || partner.status === 'deleted' || (partner.status === 'disabled' && !participant)) throw new ChatRuleError('not_found', 'error.not_found', 404);
+  // Invisible members stay invisible (their card too) unless a conversation with them already exists.
+  if (!partner || partner.status === 'deleted' || ((partner.status === 'disabled' || partner.invisible === 1) && !participant)) {
+    throw new ChatRuleError('not_found', 'error.not_found', 404);
+  }
   const block = await blockBetween(db, own, partner.id);
   if (block === 'blocked_by') throw new ChatRuleError('blocked_by', 'profile.blocked', 403, { name: partner.name });
 
@@ -223,6 +227,11 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
 
   const repeat = await repo.findMessageByClientId(db, own, input.client_id);
   if (repeat) return { message: repo.toChatMessage(repeat), conversation_id: repeat.conversation_id, credits: (await creditsOf(db, user.id)) };
+  // A retried client_id (above) is not counted again; the signup wizard's free message is not counted.
+  if (!options.free) {
+    await app.abuse.consume('message_minute', String(user.id));
+    if (input.kind === 'image') await app.abuse.consume('upload_hour', String(user.id));
+  }
 
   // Who is written to: a conversation of this member, or a profile on this site.
   let conversationId: number | null = null;
@@ -266,9 +275,8 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
   }
   // The free message written in the signup wizard costs nothing.
   if (options.free) price = 0;
-  if (conversationId === null && !user.paid_user && (await repo.countStartedConversations(db, own)) >= site.free_conversations) {
-    throw new ChatRuleError('conversation_limit', 'chat_error.conversation_limit', 403, { count: site.free_conversations });
-  }
+  const conversationLimit = () => new ChatRuleError('conversation_limit', 'chat_error.conversation_limit', 403, { count: site.free_conversations });
+  if (conversationId === null && !user.paid_user && (await repo.countStartedConversations(db, own)) >= site.free_conversations) throw conversationLimit();
   // Refuse early when the balance cannot cover it (the ledger re-checks inside the transaction).
   if ((await creditsOf(db, user.id)) < price) throw new ChatRuleError('insufficient_credits', 'chat_error.insufficient_credits', 402);
 
@@ -290,6 +298,12 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
   const now = app.clock.now();
   try {
     const { message, credits, events } = await db.transaction().execute(async (trx) => {
+      if (conversationId === null && !user.paid_user) {
+        // Counted again under the member's lock: parallel first messages cannot pass the limit.
+        await lockMember(trx, app.db.dialect, user.id);
+        const existing = await repo.findConversationOfPair(trx, own, partner.id);
+        if (!existing && (await repo.countStartedConversations(trx, own)) >= site.free_conversations) throw conversationLimit();
+      }
       const conversation = conversationId !== null
         ? { id: conversationId }
         : await repo.createConversation(trx, site.id, own, partner.id, now);

@@ -6,7 +6,9 @@ import { FREE_PHOTOS, PREMIUM_PHOTOS } from '../../shared/constants';
 import type { AppContext } from '../app-context';
 import { concurrencyLimit } from '../util/concurrency';
 import { RuleError } from '../rule-error';
-import type { User } from '../db/schema';
+import type { Kysely, Transaction } from 'kysely';
+import { lockMember } from '../db/locks';
+import type { Database, User } from '../db/schema';
 
 export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 /** Larger images are refused before decoding: guards against decompression bombs. */
@@ -49,6 +51,12 @@ async function decodeAndEncode(body: Buffer): Promise<{ main: Buffer; thumb: Buf
   }
 }
 
+/** Photos a profile holds against its limit (rejected ones do not count). */
+async function countPhotos(db: Kysely<Database> | Transaction<Database>, profileId: number) {
+  const row = await db.selectFrom('photos').select((eb) => eb.fn.countAll<number>().as('n')).where('profile_id', '=', profileId).where('status', '!=', 'rejected').executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /**
  * Stores a member's photo: re-encoded to WebP (main image and thumbnail) without EXIF or GPS,
  * 'under inspection' until a moderator approves it; the first one becomes the main image.
@@ -57,9 +65,11 @@ export async function uploadPhoto(app: AppContext, user: User, body: Buffer) {
   const db = app.db.db;
   const profile = await db.selectFrom('profiles').select(['id']).where('user_id', '=', user.id).executeTakeFirst();
   if (!profile) throw new PhotoError('no_profile', 'error.invalid_input', 400);
+  await app.abuse.consume('upload_hour', String(user.id));
   const limit = user.paid_user ? PREMIUM_PHOTOS : FREE_PHOTOS;
-  const count = await db.selectFrom('photos').select((eb) => eb.fn.countAll<number>().as('n')).where('profile_id', '=', profile.id).where('status', '!=', 'rejected').executeTakeFirstOrThrow();
-  if (Number(count.n) >= limit) throw new PhotoError('photo_limit', user.paid_user ? 'photos.limit_premium' : 'photos.limit_free', 409, { limit });
+  const limitError = () => new PhotoError('photo_limit', user.paid_user ? 'photos.limit_premium' : 'photos.limit_free', 409, { limit });
+  // Refused early without decoding; the transaction below decides.
+  if ((await countPhotos(db, profile.id)) >= limit) throw limitError();
   const { main, thumb } = await encodeImage(body);
 
   const dir = path.join(app.config.uploadDir, 'photos', String(profile.id));
@@ -74,6 +84,9 @@ export async function uploadPhoto(app: AppContext, user: User, body: Buffer) {
       written.push(file);
     }
     return await db.transaction().execute(async (trx) => {
+      // Counted again under the member's lock: parallel uploads cannot pass the limit.
+      await lockMember(trx, app.db.dialect, user.id);
+      if ((await countPhotos(trx, profile.id)) >= limit) throw limitError();
       const hasMain = await trx.selectFrom('photos').select('id').where('profile_id', '=', profile.id).where('is_main', '=', 1).executeTakeFirst();
       return trx
         .insertInto('photos')
@@ -136,6 +149,21 @@ export async function deletePhoto(app: AppContext, user: User, photoId: number) 
     }
   });
   await refreshHasPhoto(app, photo.profile_id);
+  await deletePhotoFiles(app, photo);
+}
+
+/** The photo row (with its profile's owner and site) that owns a file name under the upload directory. */
+export function photoFileOwner(db: AppContext['db']['db'], file: string) {
+  return db
+    .selectFrom('photos')
+    .innerJoin('profiles', 'profiles.id', 'photos.profile_id')
+    .select(['photos.status', 'profiles.user_id', 'profiles.site_id'])
+    .where((eb) => eb.or([eb('photos.filename', '=', file), eb('photos.thumb_filename', '=', file)]))
+    .executeTakeFirst();
+}
+
+/** Removes a photo's main and thumbnail files (a missing file is fine). */
+async function deletePhotoFiles(app: AppContext, photo: { filename: string; thumb_filename: string }) {
   await Promise.all([photo.filename, photo.thumb_filename].map((f) => unlink(path.join(app.config.uploadDir, f)).catch(() => undefined)));
 }
 
@@ -153,10 +181,12 @@ export async function moderatePhoto(app: AppContext, siteId: string, photoId: nu
     .where('status', '=', 'under inspection')
     // Staff rights are per site: a photo of another site is unknown here.
     .where('profile_id', 'in', (eb) => eb.selectFrom('profiles').select('id').where('site_id', '=', siteId))
-    .returning(['id', 'profile_id'])
+    .returning(['id', 'profile_id', 'filename', 'thumb_filename'])
     .executeTakeFirst();
   if (!updated) throw new PhotoError('not_found', 'error.not_found', 404);
   if (decision === 'reject') {
+    // A rejected photo is never shown to anyone again: its files go at once.
+    await deletePhotoFiles(app, updated);
     const hasMain = await app.db.db.selectFrom('photos').select('id').where('profile_id', '=', updated.profile_id).where('is_main', '=', 1).executeTakeFirst();
     if (!hasMain) {
       const next = await app.db.db.selectFrom('photos').select('id').where('profile_id', '=', updated.profile_id).where('status', '!=', 'rejected').orderBy('id').executeTakeFirst();

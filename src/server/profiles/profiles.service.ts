@@ -1,4 +1,5 @@
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
+import { lockMember } from '../db/locks';
 import { ageOn } from '../../shared/accounts.contract';
 import { FREE_LIKES_PER_DAY } from '../../shared/constants';
 import {
@@ -239,6 +240,7 @@ export async function unblockProfile(app: AppContext, _site: Site, user: User, p
 /** A complaint about a profile; it lands in the moderation queue. */
 export async function reportProfile(app: AppContext, site: Site, user: User, input: { profile_id: number; reason: string; details?: string; message_id?: number }) {
   const db = app.db.db;
+  const limits = app.abuse;
   const own = await requireOwnProfile(db, user);
   await requireTarget(db, site, input.profile_id, own);
   if (input.message_id !== undefined) {
@@ -252,17 +254,24 @@ export async function reportProfile(app: AppContext, site: Site, user: User, inp
       .executeTakeFirst();
     if (!message) throw new ProfileRuleError('not_found', 'error.not_found', 404);
   }
-  await db.insertInto('reports').values({
-    reporter_profile_id: own, profile_id: input.profile_id, reason: input.reason, details: input.details || null, status: 'open',
-    message_id: input.message_id ?? null, created_at: app.clock.now(),
-  }).execute();
+  // A member reports a profile once; checked again under the member's lock against parallel reports.
+  const reported = (q: Kysely<Database> | Transaction<Database>) =>
+    q.selectFrom('reports').select('id').where('reporter_profile_id', '=', own).where('profile_id', '=', input.profile_id).executeTakeFirst();
+  const duplicate = () => new ProfileRuleError('already_reported', 'limits.report_duplicate', 409);
+  if (await reported(db)) throw duplicate();
+  await limits.consume('report_day', String(user.id));
+  await db.transaction().execute(async (trx) => {
+    await lockMember(trx, app.db.dialect, user.id);
+    if (await reported(trx)) throw duplicate();
+    await trx.insertInto('reports').values({
+      reporter_profile_id: own, profile_id: input.profile_id, reason: input.reason, details: input.details || null, status: 'open',
+      message_id: input.message_id ?? null, created_at: app.clock.now(),
+    }).execute();
+  });
 }
 
-/**
- * Likes a profile: free members 4 a day (premium unlimited); invisible members cannot be liked first,
- * blocked members not at all. A like back is a match.
- */
-export async function likeProfile(app: AppContext, site: Site, user: User, profileId: number, source: string): Promise<{ match: boolean; remaining: number | null }> {
+/** What a like needs to know before its transaction: both profiles, blocks, a like back and the liker's card. */
+export async function prepareLike(app: AppContext, site: Site, user: User, profileId: number) {
   const db = app.db.db;
   const now = app.clock.now();
   const own = await requireOwnProfile(db, user);
@@ -274,31 +283,57 @@ export async function likeProfile(app: AppContext, site: Site, user: User, profi
   if (blocked) throw new ProfileRuleError('blocked', 'like.blocked', 403);
   const likedBack = await db.selectFrom('likes').select('created_at').where('liker_profile_id', '=', profileId).where('liked_profile_id', '=', own).executeTakeFirst();
   if (target.invisible === 1 && !likedBack) throw new ProfileRuleError('invisible', 'like.invisible', 403);
-  const dayStart = now - (now % DAY);
   // The liked member's tabs get the liker's card; fictional profiles have no tabs.
   const [ownCard] = target.user_id !== null ? await cardsByIds(db, [own], now) : [];
-  const { result, events } = await db.transaction().execute(async (trx) => {
-    const already = await trx.selectFrom('likes').select('created_at').where('liker_profile_id', '=', own).where('liked_profile_id', '=', profileId).executeTakeFirst();
-    const [{ n }] = await trx.selectFrom('likes').select((eb) => eb.fn.countAll<number>().as('n')).where('liker_profile_id', '=', own).where('created_at', '>=', dayStart).execute();
-    const usedToday = Number(n);
-    if (already) return { result: { match: Boolean(likedBack), remaining: user.paid_user ? null : Math.max(0, FREE_LIKES_PER_DAY - usedToday) }, events: [] };
-    if (!user.paid_user && usedToday >= FREE_LIKES_PER_DAY) throw new ProfileRuleError('like_limit', 'like.limit', 429, { count: FREE_LIKES_PER_DAY });
-    await trx.insertInto('likes').values({ liker_profile_id: own, liked_profile_id: profileId, source, is_new: 1, created_at: now }).execute();
-    // The liked member's open tabs hear of it at once (a like back is a match on their side too).
-    const events = target.user_id !== null && ownCard
-      ? await recordEvents(trx, [{ userId: target.user_id, event: { type: likedBack ? 'match' : 'like', profile: ownCard, new_likes: await newLikesTotal(trx, profileId) } }], now)
-      : [];
-    return { result: { match: Boolean(likedBack), remaining: user.paid_user ? null : FREE_LIKES_PER_DAY - usedToday - 1 }, events };
-  });
+  return { own, profileId, target, likedBack: Boolean(likedBack), ownCard: ownCard as ProfileCard | undefined };
+}
+type PreparedLike = Awaited<ReturnType<typeof prepareLike>>;
+
+/**
+ * Stores a prepared like inside the caller's transaction, which must hold the member's lock
+ * (lockMember): the day's count and the insert then cannot interleave with a parallel like.
+ */
+export async function insertLike(trx: Transaction<Database>, user: User, like: PreparedLike, source: string, now: number) {
+  const dayStart = now - (now % DAY);
+  const already = await trx.selectFrom('likes').select('created_at').where('liker_profile_id', '=', like.own).where('liked_profile_id', '=', like.profileId).executeTakeFirst();
+  const [{ n }] = await trx.selectFrom('likes').select((eb) => eb.fn.countAll<number>().as('n')).where('liker_profile_id', '=', like.own).where('created_at', '>=', dayStart).execute();
+  const usedToday = Number(n);
+  if (already) return { result: { match: like.likedBack, remaining: user.paid_user ? null : Math.max(0, FREE_LIKES_PER_DAY - usedToday) }, events: [] };
+  if (!user.paid_user && usedToday >= FREE_LIKES_PER_DAY) throw new ProfileRuleError('like_limit', 'like.limit', 429, { count: FREE_LIKES_PER_DAY });
+  await trx.insertInto('likes').values({ liker_profile_id: like.own, liked_profile_id: like.profileId, source, is_new: 1, created_at: now }).execute();
+  // The liked member's open tabs hear of it at once (a like back is a match on their side too).
+  const events = like.target.user_id !== null && like.ownCard
+    ? await recordEvents(trx, [{ userId: like.target.user_id, event: { type: like.likedBack ? 'match' : 'like', profile: like.ownCard, new_likes: await newLikesTotal(trx, like.profileId) } }], now)
+    : [];
+  return { result: { match: like.likedBack, remaining: user.paid_user ? null : FREE_LIKES_PER_DAY - usedToday - 1 }, events };
+}
+
+/** After the commit: the realtime event and a push to the liked member. */
+export async function announceLike(app: AppContext, like: PreparedLike, match: boolean, events: Awaited<ReturnType<typeof recordEvents>>) {
   await app.bus.publish(events);
+  const { ownCard, target } = like;
   if (events.length > 0 && target.user_id !== null && ownCard) {
     app.push.notify(target.user_id, 'like', (t) => ({
-      title: t(result.match ? 'push.match_title' : 'push.like_title', { name: ownCard.name }),
-      body: t(result.match ? 'push.match_body' : 'push.like_body'),
+      title: t(match ? 'push.match_title' : 'push.like_title', { name: ownCard.name }),
+      body: t(match ? 'push.match_body' : 'push.like_body'),
       url: `/likes/m/${ownCard.id}`,
       tag: `like-${ownCard.id}`,
     }));
   }
+}
+
+/**
+ * Likes a profile: free members 4 a day (premium unlimited); invisible members cannot be liked first,
+ * blocked members not at all. A like back is a match.
+ */
+export async function likeProfile(app: AppContext, site: Site, user: User, profileId: number, source: string): Promise<{ match: boolean; remaining: number | null }> {
+  const like = await prepareLike(app, site, user, profileId);
+  const now = app.clock.now();
+  const { result, events } = await app.db.db.transaction().execute(async (trx) => {
+    await lockMember(trx, app.db.dialect, user.id);
+    return insertLike(trx, user, like, source, now);
+  });
+  await announceLike(app, like, result.match, events);
   return result;
 }
 

@@ -3,7 +3,8 @@ import type { ProfileCard, SwipeDeck } from '../../shared/profiles.contract';
 import type { Site } from '../../shared/site.schema';
 import type { AppContext } from '../app-context';
 import type { User } from '../db/schema';
-import { likeProfile, ProfileRuleError, profileIdOf, searchProfiles } from './profiles.service';
+import { lockMember } from '../db/locks';
+import { announceLike, insertLike, prepareLike, ProfileRuleError, profileIdOf, searchProfiles } from './profiles.service';
 
 const DAY = 86_400_000;
 const DECK_SIZE = 10;
@@ -37,20 +38,29 @@ export async function swipeDeck(app: AppContext, site: Site, user: User): Promis
   return { cards, remaining };
 }
 
-/** Records a swipe; right is a like (with the like rules and limits), left a pass. */
+/**
+ * Records a swipe; right is a like (with the like rules and limits), left a pass. The day's count,
+ * the like and the swipe are written in one transaction under the member's lock, so parallel
+ * swipes cannot pass the allowance and a like the rules refuse records nothing.
+ */
 export async function swipe(app: AppContext, site: Site, user: User, targetId: number, decision: 'like' | 'pass') {
   const db = app.db.db;
   const own = await profileIdOf(db, user);
   if (own === null) throw new ProfileRuleError('no_profile', 'error.invalid_input', 400);
   const now = app.clock.now();
   const day = Math.floor(now / DAY);
-  const seen = await swipedToday(app, own, day);
-  if (seen.has(targetId)) throw new ProfileRuleError('already_swiped', 'swipe.already', 409);
-  if (seen.size >= allowance(user)) throw new ProfileRuleError('swipe_limit', 'swipe.done', 429);
   const target = await db.selectFrom('profiles').select('id').where('id', '=', targetId).where('site_id', '=', site.id).where('status', '=', 'active').executeTakeFirst();
   if (!target || targetId === own) throw new ProfileRuleError('not_found', 'error.not_found', 404);
-  // A like that the rules refuse (daily likes used up, blocked, invisible) records nothing.
-  const like = decision === 'like' ? await likeProfile(app, site, user, targetId, 'swipe') : null;
-  await db.insertInto('swipes').values({ swiper_profile_id: own, target_profile_id: targetId, day, decision, created_at: now }).execute();
-  return { match: like?.match ?? false, remaining: Math.max(0, allowance(user) - seen.size - 1) };
+  const like = decision === 'like' ? await prepareLike(app, site, user, targetId) : null;
+  const { liked, used } = await db.transaction().execute(async (trx) => {
+    await lockMember(trx, app.db.dialect, user.id);
+    const seen = await trx.selectFrom('swipes').select('target_profile_id').where('swiper_profile_id', '=', own).where('day', '=', day).execute();
+    if (seen.some((r) => r.target_profile_id === targetId)) throw new ProfileRuleError('already_swiped', 'swipe.already', 409);
+    if (seen.length >= allowance(user)) throw new ProfileRuleError('swipe_limit', 'swipe.done', 429);
+    const liked = like ? await insertLike(trx, user, like, 'swipe', now) : null;
+    await trx.insertInto('swipes').values({ swiper_profile_id: own, target_profile_id: targetId, day, decision, created_at: now }).execute();
+    return { liked, used: seen.length + 1 };
+  });
+  if (like && liked) await announceLike(app, like, liked.result.match, liked.events);
+  return { match: liked?.result.match ?? false, remaining: Math.max(0, allowance(user) - used) };
 }

@@ -101,7 +101,7 @@ export function accountRoutes(app: AppContext) {
   });
 
   routes.post('/resend-activation.php', handler({ member: true }, async (c, _body, user) => {
-    await accounts.sendActivation(deps, callerOf(c), user);
+    await accounts.resendActivation(deps, callerOf(c), user);
     return c.json({ sent: true });
   }));
 

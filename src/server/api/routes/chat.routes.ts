@@ -66,7 +66,7 @@ export function chatRoutes(app: AppContext) {
     const info = await stat(file).catch(() => null);
     if (!info) return jsonError(c, 404, 'not_found', 'error.not_found');
     return new Response(Readable.toWeb(createReadStream(file)) as ReadableStream, {
-      headers: { 'Content-Type': 'image/webp', 'Content-Length': String(info.size), 'Cache-Control': 'private, max-age=31536000, immutable' },
+      headers: { 'Content-Type': 'image/webp', 'Content-Length': String(info.size), 'Cache-Control': 'private, max-age=300' },
     });
   }));
 

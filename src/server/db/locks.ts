@@ -1,0 +1,15 @@
+import { sql, type Transaction } from 'kysely';
+import type { Dialect } from './database';
+import type { Database } from './schema';
+
+/**
+ * Serialises one member's counted writes (photos, likes, swipes, free conversations, reports,
+ * reset mails) so a count and the insert it guards cannot interleave with a parallel request.
+ * PostgreSQL: the member's users row stays locked until the transaction ends (READ COMMITTED
+ * then lets the next transaction's count see what the first one inserted). SQLite: a process
+ * has one connection and Kysely holds it for the whole transaction, so transactions already run
+ * one at a time; nothing more is needed.
+ */
+export async function lockMember(trx: Transaction<Database>, dialect: Dialect, userId: number): Promise<void> {
+  if (dialect === 'postgres') await sql`select id from users where id = ${userId} for update`.execute(trx);
+}
