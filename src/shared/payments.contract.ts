@@ -161,6 +161,9 @@ export interface DiscountCode {
   percentage: number;
 }
 
+/** The welcome code (used when no time bonus runs) is offered this many days after signup, until the first purchase. */
+export const WELCOME_DISCOUNT_DAYS = 7;
+
 /** Time bonus (SPEC §3, §4, §9). The countdown is computed from `deadline`, never restarted. */
 export interface TimeBonus {
   isVisible: boolean;
