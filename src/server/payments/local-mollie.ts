@@ -412,12 +412,11 @@ export function localMollieRestApp(store: LocalMollieStore, apiKey: string) {
   const hal = { 'content-type': 'application/hal+json' };
   api.use('*', async (c, next) => {
     if (c.req.header('authorization') !== `Bearer ${apiKey}`) return c.json(problem(401, 'Unauthorized Request', 'Missing authentication, or failed to authenticate'), 401, hal);
-    try {
-      await next();
-    } catch (err) {
-      if (err instanceof LocalApiError) return c.json(problem(err.status, err.title, err.detail, err.field), err.status as 404, hal);
-      throw err;
-    }
+    await next();
+  });
+  api.onError((err, c) => {
+    if (err instanceof LocalApiError) return c.json(problem(err.status, err.title, err.detail, err.field), err.status as 404, hal);
+    return c.json(problem(500, 'Internal Server Error', 'The local provider failed'), 500, hal);
   });
   const body = async (c: { req: { json(): Promise<unknown> } }) => {
     const parsed = await c.req.json().catch(() => null);

@@ -42,7 +42,8 @@ function makeClient(apiKey: string, apiEndpoint?: string, trustCertificate?: str
   class TrustingAgent extends Original {
     constructor(options: https.AgentOptions = {}) {
       const ca = options.ca === undefined ? [] : Array.isArray(options.ca) ? options.ca : [options.ca];
-      super({ ...options, ca: [...ca, trustCertificate as string] });
+      // Keep-alive: the local provider runs in this process, so a TLS handshake per call would be pure overhead.
+      super({ ...options, ca: [...ca, trustCertificate as string], keepAlive: true });
     }
   }
   (https as { Agent: typeof https.Agent }).Agent = TrustingAgent;
