@@ -4,6 +4,7 @@ import type {
   CreatePaymentResponse, CreditsResponse, DiscountResponse, MethodsResponse, PaymentStatusResponse, RepeatOrderResponse, TimeBonusResponse,
   TransactionResponse, TransactionsResponse,
 } from '../../src/shared/payments.contract';
+import { runDiscountCommand } from '../../src/server/discounts/discount-command';
 import { applyProviderPayment } from '../../src/server/payments/payments.service';
 import { activeMember, as, post } from '../helpers/members';
 import { completeLocalCheckout, serveApi } from '../helpers/payments';
@@ -561,6 +562,27 @@ for (const dialect of DIALECTS) {
         expect((await row(created.payment_id)).amount).toBe(1748);
         expect((await lookup(m, 'stay50')).status).toBe(409);
         expect((await lookup(null, 'stay50')).status).toBe(404);
+      });
+
+      it('npm run discount creates, lists and switches codes off; a --welcome code becomes the welcome code', async () => {
+        const m = await member();
+        t.clock.advance(5 * HOUR);
+        const email = (await t.app.db.db.selectFrom('users').select('email').where('id', '=', m.userId).executeTakeFirstOrThrow()).email;
+        const code = `CLI${dialect}`.toUpperCase();
+        expect(await runDiscountCommand(t.app, ['create', 'kindred', code, '15', '--country', 'NL', '--min', '30.00', '--methods', 'ideal,paypal', '--expires', '2099-01-01', '--user', email]))
+          .toEqual({ code: 0, out: [`Created ${code} (15%) on kindred.`] });
+        expect((await runDiscountCommand(t.app, ['create', 'kindred', code, '15'])).code).toBe(1);
+        expect((await runDiscountCommand(t.app, ['create', 'kindred', 'X1', '150'])).code).toBe(2);
+        expect((await runDiscountCommand(t.app, ['create', 'kindred', 'X2', '10', '--methods', 'bitcoin'])).code).toBe(2);
+        expect((await runDiscountCommand(t.app, ['create', 'nosite', 'X3', '10'])).code).toBe(2);
+        expect((await runDiscountCommand(t.app, ['list', 'kindred'])).out.some((l) => l.startsWith(`${code}  15%  active`))).toBe(true);
+        expect((await json<DiscountResponse>(lookup(m, code))).discount).toMatchObject({ country: 'NL', minimum_order_value: 3000, paymentmethods: ['ideal', 'paypal'], user_id: m.userId });
+        expect((await runDiscountCommand(t.app, ['disable', 'kindred', code])).code).toBe(0);
+        expect((await lookup(m, code)).status).toBe(404);
+        const welcome = `HELLO${dialect}`.toUpperCase();
+        expect((await runDiscountCommand(t.app, ['create', 'kindred', welcome, '30', '--welcome'])).code).toBe(0);
+        expect((await json<DiscountResponse>(req('/api/discount.php?welcome=true', as(m.cookie)))).discount).toMatchObject({ code: welcome, value_percentage: 30 });
+        await runDiscountCommand(t.app, ['disable', 'kindred', welcome]);
       });
 
       it('the trial package can be bought once', async () => {

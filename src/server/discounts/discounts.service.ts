@@ -58,18 +58,26 @@ export async function timeBonusFor(app: AppContext, site: Site, user: User | nul
   return { isVisible: true, deadline, server_now: now, discount: presentDiscount(row, now), row };
 }
 
-/** The welcome code: the site's WELCOME code, for members who never paid, within WELCOME_DISCOUNT_DAYS of signup. */
+/**
+ * The welcome code for members who never paid, within WELCOME_DISCOUNT_DAYS of signup: the newest active
+ * code made with `npm run discount -- create … --welcome`, else the site's WELCOME<percentage> code.
+ */
 export async function welcomeDiscountFor(app: AppContext, site: Site, user: User | null): Promise<ActiveDiscount | null> {
-  const pct = site.payments.welcome_discount_percentage;
-  if (!user || user.paid_user || pct <= 0 || user.site_id !== site.id) return null;
+  if (!user || user.paid_user || user.site_id !== site.id) return null;
   const now = app.clock.now();
   const until = user.created_at + WELCOME_DISCOUNT_DAYS * DAY_MS;
   if (now >= until) return null;
-  const row = await repo.ensureDiscount(app.db.db, {
-    site_id: site.id, code: `WELCOME${Math.round(pct)}`, kind: 'welcome', country: null, user_id: null, expires_at: null,
-    value_percentage: pct, currency: null, minimum_order_value: 0, status: 'active', validity: 'once-per-user', paymentmethods: '[]', created_at: now,
-  });
-  if (row.status !== 'active' || (row.expires_at !== null && row.expires_at <= now) || (await repo.isRedeemed(app.db.db, row.id, user.id))) return null;
+  let row = await app.db.db.selectFrom('discount_codes').selectAll().where('site_id', '=', site.id).where('kind', '=', 'welcome')
+    .where('status', '=', 'active').where('user_id', 'is', null).where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const pct = site.payments.welcome_discount_percentage;
+  if (!row && pct > 0) {
+    row = await repo.ensureDiscount(app.db.db, {
+      site_id: site.id, code: `WELCOME${Math.round(pct)}`, kind: 'welcome', country: null, user_id: null, expires_at: null,
+      value_percentage: pct, currency: null, minimum_order_value: 0, status: 'active', validity: 'once-per-user', paymentmethods: '[]', created_at: now,
+    });
+  }
+  if (!row || row.status !== 'active' || (row.expires_at !== null && row.expires_at <= now) || (await repo.isRedeemed(app.db.db, row.id, user.id))) return null;
   return { row, view: presentDiscount(row, now, row.expires_at === null ? until : Math.min(row.expires_at, until)) };
 }
 
