@@ -77,7 +77,7 @@ export async function welcomeDiscountFor(app: AppContext, site: Site, user: User
       value_percentage: pct, currency: null, minimum_order_value: 0, status: 'active', validity: 'once-per-user', paymentmethods: '[]', created_at: now,
     });
   }
-  if (!row || row.status !== 'active' || (row.expires_at !== null && row.expires_at <= now) || (await repo.isRedeemed(app.db.db, row.id, user.id))) return null;
+  if (row?.status !== 'active' || (row.expires_at !== null && row.expires_at <= now) || (await repo.isRedeemed(app.db.db, row.id, user.id))) return null;
   return { row, view: presentDiscount(row, now, row.expires_at === null ? until : Math.min(row.expires_at, until)) };
 }
 
