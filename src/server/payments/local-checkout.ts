@@ -54,7 +54,7 @@ export function localCheckoutRoutes(app: AppContext, store: LocalMollieStore) {
       ? `<p><label for="issuer">${esc(t('payments.local.bank'))}</label><select id="issuer" name="issuer">${LOCAL_IDEAL_ISSUERS.map(([id, name]) =>
         `<option value="${esc(id)}"${payment.issuer === id ? ' selected' : ''}>${esc(name)}</option>`).join('')}</select></p>`
       : '';
-    const outcomes = LOCAL_OUTCOMES.filter((o) => o !== 'paid_declines_later' || payment.sequenceType === 'first').map((o, i) =>
+    const outcomes = LOCAL_OUTCOMES.filter((o) => o !== 'paid_declines_later' || (payment.sequenceType === 'first' && method === 'creditcard')).map((o, i) =>
       `<label class="opt"><input type="radio" name="outcome" value="${o}"${i === 0 ? ' checked' : ''}> ${esc(t(OUTCOME_KEYS[o]))}</label>`).join('');
     const form = `<form method="post" action="${esc(`${c.req.path}`)}">${banks}<fieldset><legend>${esc(t('payments.local.intro'))}</legend>${outcomes}</fieldset>`
       + `<button type="submit">${esc(t('payments.local.submit'))}</button></form>`;
