@@ -603,6 +603,35 @@ for (const dialect of DIALECTS) {
       });
     });
 
+    describe('premium', () => {
+      it('premium members chat at zero credits only where the site allows it (Männerhafen does, Kindred does not)', async () => {
+        const gayMember = async (name: string, paid: boolean) => {
+          const res = await t.request('/api/signup.php', {
+            method: 'POST', host: 'gay.localhost', headers: { 'content-type': 'application/json', cookie: 'lang=en' },
+            body: JSON.stringify({ email: `${name.toLowerCase()}${dialect}@example.com`, name, password: 'correct horse battery', date_of_birth: '1985-05-01', gender: 'male' }),
+          });
+          expect(res.status).toBe(200);
+          const { user } = await res.json();
+          await t.app.db.db.updateTable('users').set({ status: 'confirmed', paid_user: paid ? 1 : 0, credits: 0 }).where('id', '=', user.id).execute();
+          await t.app.db.db.updateTable('profiles').set({ status: 'active', country: 'DE' }).where('user_id', '=', user.id).execute();
+          return { cookie: `${res.headers.get('set-cookie')!.split(';')[0]}; lang=en`, profileId: user.profile.id as number };
+        };
+        const send = (from: { cookie: string }, to: number, host: string) => t.request('/api/messages.php', {
+          ...post(from.cookie, { kind: 'text', client_id: crypto.randomUUID(), text: 'Hallo', profile_id: to }), host,
+        });
+        const premium = await gayMember('Jonas', true);
+        const free = await gayMember('Lukas', false);
+        const target = await gayMember('Timo', false);
+        const sent = await send(premium, target.profileId, 'gay.localhost');
+        expect(sent.status).toBe(201);
+        expect((await sent.json()).credits).toBe(0);
+        expect((await send(free, target.profileId, 'gay.localhost')).status).toBe(402);
+        const kindredPremium = await member({ paid: true, credits: 0 });
+        const kindredTarget = await member();
+        expect((await send(kindredPremium, kindredTarget.profileId, server.host)).status).toBe(402);
+      });
+    });
+
     describe('time bonus', () => {
       it('runs 14,400 s from signup on the server clock, is the active discount, and ends at 0 or when paid', async () => {
         const m = await member();
