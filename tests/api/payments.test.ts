@@ -8,6 +8,7 @@ import { runDiscountCommand } from '../../src/server/discounts/discount-command'
 import { applyProviderPayment } from '../../src/server/payments/payments.service';
 import { activeMember, as, post } from '../helpers/members';
 import { completeLocalCheckout, serveApi } from '../helpers/payments';
+import { readEvents } from '../helpers/sse';
 import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
 
 type Member = Awaited<ReturnType<typeof activeMember>>;
@@ -141,6 +142,17 @@ for (const dialect of DIALECTS) {
         const receipt = (await json<TransactionResponse>(req(`/api/transactions.php?id=${created.payment_id}`, as(m.cookie)))).receipt;
         expect(receipt.company).toMatchObject({ name: 'Kindred Media B.V.', kvk: '81234567', vat_number: 'NL862345678B01' });
         expect(receipt.payment).toMatchObject({ amount: B2.eur, vat_rate: 21, vat_amount: 1388, net_amount: B2.eur - 1388, method: 'ideal', issuer: 'ideal_INGBNL2A' });
+      });
+
+      it('tells every open tab the new balance and premium status over SSE when the payment completes', async () => {
+        const m = await oldMember();
+        const tabs = [new AbortController(), new AbortController()];
+        const streams = await Promise.all(tabs.map((tab) => req('/api/events.php', as(m.cookie, { signal: tab.signal }))));
+        const reading = streams.map((stream, i) => readEvents(stream, 1, tabs[i], ['credits']));
+        const created = await paidBundle(m);
+        for (const events of await Promise.all(reading)) {
+          expect(events.map((e) => e.data)).toEqual([{ type: 'credits', credits: B1.credits, paid_user: true, payment_id: created.payment_id, status: 'paid' }]);
+        }
       });
 
       it('a failed payment adds nothing and another method can be tried', async () => {

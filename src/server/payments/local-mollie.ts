@@ -185,8 +185,10 @@ export class LocalMollieStore {
     const now = this.deps.clock.now();
     if (payment.status === 'pending' && payment._local.settleAt !== null && now >= payment._local.settleAt) {
       await this.finish(payment, payment._local.settleTo ?? 'paid', now);
+      this.notifyLater(payment);
     } else if (payment.status === 'open' && payment.expiresAt && now >= Date.parse(payment.expiresAt)) {
       await this.finish(payment, 'expired', now);
+      this.notifyLater(payment);
     }
     return payment;
   }
