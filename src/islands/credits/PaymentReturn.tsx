@@ -47,7 +47,7 @@ export function PaymentResult({ t, watch, credits }: { t: TFunction; watch: Paym
       {watch.view === 'failed' && (
         <>
           <span className="result-icon result-failed" aria-hidden="true">!</span>
-          <h1 role="alert">{t('payments.failed')}</h1>
+          <div role="alert"><h1>{t('payments.failed')}</h1></div>
           <p className="result-actions">
             <a className="btn btn-primary" href={retry}>{t('shop.try_other_method')}</a>
             <a className="btn btn-outline" href="/credits">{t('shop.back_to_shop')}</a>

@@ -37,22 +37,23 @@ async function answerOf<T>(locals: App.Locals, request: Request, path: string, q
 
 /** /credits: bundles for the payment country (?country=) with the active or typed discount (?discount=). */
 export async function loadShop(locals: App.Locals, request: Request, country: string | null, discount: string | null) {
-  let answer = await answerOf<CreditsResponse>(locals, request, PAYMENTS_PATHS.credits, { country, discount });
+  const first = await answerOf<CreditsResponse>(locals, request, PAYMENTS_PATHS.credits, { country, discount });
+  if (first.status === 200) return { shop: first.body, code: discount };
   // A bad country or code in the address shows the plain shop instead of an error page.
-  if (answer.status !== 200 && (country || discount)) answer = await answerOf<CreditsResponse>(locals, request, PAYMENTS_PATHS.credits);
-  if (answer.status !== 200) throw new Error(`credits.php answered ${answer.status}`);
-  return { shop: answer.body, code: answer.body.discount && discount && answer.body.discount.code === discount ? discount : null };
+  const plain = await answerOf<CreditsResponse>(locals, request, PAYMENTS_PATHS.credits);
+  if (plain.status !== 200) throw new Error(`credits.php answered ${plain.status}`);
+  return { shop: plain.body, code: null };
 }
 
 /** /credits/{id}: the bundle with the payment country's methods (null: no such bundle here). */
 export async function loadCheckout(locals: App.Locals, request: Request, bundle: number, country: string | null, discount: string | null) {
-  let answer = await answerOf<MethodsResponse>(locals, request, PAYMENTS_PATHS.methods, { bundle: String(bundle), country, discount });
-  if (answer.status !== 200 && (country || discount)) {
-    answer = await answerOf<MethodsResponse>(locals, request, PAYMENTS_PATHS.methods, { bundle: String(bundle) });
-  }
-  if (answer.status === 404 || answer.status === 400) return null;
-  if (answer.status !== 200) throw new Error(`payment-methods.php answered ${answer.status}`);
-  return { checkout: answer.body, code: answer.body.discount && discount && answer.body.discount.code === discount ? discount : null };
+  const query = { bundle: String(bundle) };
+  const first = await answerOf<MethodsResponse>(locals, request, PAYMENTS_PATHS.methods, { ...query, country, discount });
+  if (first.status === 200) return { checkout: first.body, code: discount };
+  const plain = (country || discount) ? await answerOf<MethodsResponse>(locals, request, PAYMENTS_PATHS.methods, query) : first;
+  if (plain.status === 404 || plain.status === 400) return null;
+  if (plain.status !== 200) throw new Error(`payment-methods.php answered ${plain.status}`);
+  return { checkout: plain.body, code: null };
 }
 
 /** The return page's first state of one of the member's payments (null: not theirs or unknown). */
