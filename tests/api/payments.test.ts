@@ -6,6 +6,7 @@ import type {
 } from '../../src/shared/payments.contract';
 import { runDiscountCommand } from '../../src/server/discounts/discount-command';
 import { applyProviderPayment } from '../../src/server/payments/payments.service';
+import { runPaymentsCommand } from '../../src/server/payments/refund-command';
 import { activeMember, as, post } from '../helpers/members';
 import { completeLocalCheckout, serveApi } from '../helpers/payments';
 import { readEvents } from '../helpers/sse';
@@ -362,6 +363,22 @@ for (const dialect of DIALECTS) {
         await webhook(created.providerId);
         expect(await row(created.payment_id)).toMatchObject({ status: 'refunded', credits_taken_back: B1.credits, credits_owed: 0 });
         expect((await balance(m)).credits).toBe(0);
+      });
+    });
+
+    describe('operator refunds', () => {
+      it('npm run payments -- refund refunds at the provider and takes the credits back at once', async () => {
+        const m = await oldMember();
+        const created = await paidBundle(m, { method: 'creditcard' });
+        expect((await runPaymentsCommand(t.app, ['refund', 'rijpe-dates', String(created.payment_id)])).code).toBe(1);
+        expect((await runPaymentsCommand(t.app, ['refund', 'kindred', String(created.payment_id), '99.00'])).code).toBe(2);
+        const done = await runPaymentsCommand(t.app, ['refund', 'kindred', String(created.payment_id), '10.00']);
+        expect(done.code).toBe(0);
+        expect(await row(created.payment_id)).toMatchObject({ refunded_amount: 1000, credits_taken_back: 29, status: 'paid' });
+        expect((await runPaymentsCommand(t.app, ['refund', 'kindred', String(created.payment_id)])).code).toBe(0);
+        expect(await row(created.payment_id)).toMatchObject({ refunded_amount: B1.eur, credits_taken_back: B1.credits, status: 'refunded' });
+        expect((await runPaymentsCommand(t.app, ['refund', 'kindred', String(created.payment_id)])).code).toBe(1);
+        expect(await balance(m)).toEqual({ credits: 0, paid_user: 1 });
       });
     });
 
