@@ -310,6 +310,26 @@ for (const dialect of DIALECTS) {
         expect((await row(fr.payment_id)).method).toBe('cartebancaire');
       });
 
+      it('property: any query to the GET endpoints and any webhook body is answered without a 5xx and changes nothing', async () => {
+        const m = await member();
+        const paths = ['/api/credits.php', '/api/payment-methods.php', '/api/payments.php', '/api/transactions.php', '/api/directdebit.php', '/api/discount.php', '/api/time-bonus.php'];
+        const before = await t.app.db.db.selectFrom('payments').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+        await fc.assert(fc.asyncProperty(
+          fc.constantFrom(...paths), fc.dictionary(fc.constantFrom('id', 'bundle', 'country', 'discount', 'code', 'welcome', 'x'), fc.string({ maxLength: 30 })),
+          async (path, query) => {
+            const res = await req(`${path}?${new URLSearchParams(query)}`, as(m.cookie));
+            expect(res.status).toBeLessThan(500);
+          },
+        ), { numRuns: 80 });
+        await fc.assert(fc.asyncProperty(fc.string({ maxLength: 200 }), async (body) => {
+          const res = await t.request('/api/webhooks/mollie.php', { method: 'POST', host: server.host, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+          expect([200, 400]).toContain(res.status);
+        }), { numRuns: 40 });
+        const after = await t.app.db.db.selectFrom('payments').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+        expect(Number(after.n)).toBe(Number(before.n));
+        expect(await balance(m)).toEqual({ credits: 0, paid_user: 0 });
+      });
+
       it('property: any bad body to payments.php is a 4xx and creates no payment', async () => {
         const m = await member();
         const before = await t.app.db.db.selectFrom('payments').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
