@@ -484,6 +484,8 @@ export async function startLocalMollie(deps: LocalMollieDeps, store: LocalMollie
   const secrets = await loadLocalSecrets(deps.db);
   const rest = localMollieRestApp(store, secrets.apiKey);
   const server = createAdaptorServer({ fetch: rest.fetch, createServer: createHttpsServer, serverOptions: { key: secrets.key, cert: secrets.cert } });
+  // The client keeps connections open; a long server-side idle timeout avoids resets on reuse.
+  (server as unknown as { keepAliveTimeout: number }).keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const endpoint = `https://127.0.0.1:${(server.address() as AddressInfo).port}/v2/`;
   store.apiBase = endpoint;

@@ -31,6 +31,18 @@ function wrap<T>(promise: Promise<T>): Promise<T> {
   });
 }
 
+/** Reads are idempotent: retry them twice on a network error (a reset keep-alive socket, a blip). */
+async function read<T>(call: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await wrap(call());
+    } catch (err) {
+      if (attempt >= 2 || (err as ProviderError).status !== null) throw err;
+      await new Promise((r) => setTimeout(r, 50 * (attempt + 1)));
+    }
+  }
+}
+
 /**
  * Creates the official client. `trustCertificate` is only for the local provider: the client pins its
  * own CA bundle (it ignores a caCertificates option), so the one agent it makes while being constructed
@@ -64,10 +76,10 @@ export function createMollieProvider(options: { name: 'mollie' | 'local'; apiKey
       return toProviderPayment(created as unknown as AnyPayment);
     },
     async getPayment(id: string) {
-      return toProviderPayment((await wrap(client.payments.get(id))) as unknown as AnyPayment);
+      return toProviderPayment((await read(() => client.payments.get(id))) as unknown as AnyPayment);
     },
     async listIssuers(method: string): Promise<PaymentIssuer[]> {
-      const found = (await wrap(client.methods.get(method as never, { include: 'issuers' } as never))) as unknown as {
+      const found = (await read(() => client.methods.get(method as never, { include: 'issuers' } as never))) as unknown as {
         issuers?: { id: string; name: string; image?: { svg?: string; size2x?: string } }[];
       };
       return (found.issuers ?? []).map((i) => ({ id: i.id, name: i.name, image: i.image?.svg ?? i.image?.size2x ?? null }));
@@ -81,7 +93,7 @@ export function createMollieProvider(options: { name: 'mollie' | 'local'; apiKey
       return { id: mandate.id, status: mandate.status };
     },
     async mandateValid(customerId: string, mandateId: string) {
-      const mandate = await wrap(client.customerMandates.get(mandateId, { customerId })).catch(() => null);
+      const mandate = await read(() => client.customerMandates.get(mandateId, { customerId })).catch(() => null);
       return mandate?.status === 'valid';
     },
     async refund(paymentId, amount, description) {
