@@ -13,5 +13,10 @@ export function formatRate(rate: number, locale: string): string {
 /** A timestamp as a date (and time) for the locale, in the member's time zone or the one given. */
 export function formatDate(iso: string | number, locale: string, withTime = true, timeZone?: string): string {
   const options: Intl.DateTimeFormatOptions = withTime ? { dateStyle: 'medium', timeStyle: 'short' } : { dateStyle: 'medium' };
-  return new Intl.DateTimeFormat(LOCALE_TAGS[locale as Locale] ?? locale, { ...options, timeZone }).format(new Date(iso));
+  // A fixed zone is named, so a receipt never leaves the reader guessing which clock it means.
+  const zone: Intl.DateTimeFormatOptions = timeZone ? { timeZone, ...(withTime ? { timeZoneName: 'short' } : {}) } : {};
+  const tag = LOCALE_TAGS[locale as Locale] ?? locale;
+  return withTime && timeZone
+    ? new Intl.DateTimeFormat(tag, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', ...zone }).format(new Date(iso))
+    : new Intl.DateTimeFormat(tag, { ...options, ...zone }).format(new Date(iso));
 }
