@@ -6,6 +6,7 @@ import type {
 } from '../../src/shared/payments.contract';
 import { runDiscountCommand } from '../../src/server/discounts/discount-command';
 import { applyProviderPayment } from '../../src/server/payments/payments.service';
+import { ProviderError } from '../../src/server/payments/provider';
 import { runPaymentsCommand } from '../../src/server/payments/refund-command';
 import { activeMember, as, post } from '../helpers/members';
 import { completeLocalCheckout, serveApi } from '../helpers/payments';
@@ -300,6 +301,25 @@ for (const dialect of DIALECTS) {
         expect((await json<{ message: string }>(de)).message).toBe('Dieses Credit-Paket gibt es nicht.');
         expect(await count()).toBe(1);
         expect((await req('/api/payments.php', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(order({})) })).status).toBe(403);
+      });
+
+      it('falls back to a one-off payment when the provider refuses "first" payments (no recurring on the profile)', async () => {
+        const m = await member();
+        const provider = (await t.app.payments.provider())!;
+        const original = provider.createPayment;
+        (provider as { createPayment: typeof original }).createPayment = async (input) => {
+          if (input.sequenceType === 'first') throw new ProviderError('recurring not enabled', 422);
+          return original(input);
+        };
+        try {
+          const created = await start(m, { method: 'creditcard' });
+          expect(await row(created.payment_id)).toMatchObject({ sequence_type: 'oneoff', customer_id: null, status: 'open' });
+          await completeLocalCheckout(created.checkout_url, 'paid');
+          expect(await balance(m)).toMatchObject({ paid_user: 1 });
+          expect((await req('/api/repeat-order.php', post(m.cookie, { consent: true }))).status).toBe(404);
+        } finally {
+          (provider as { createPayment: typeof original }).createPayment = original;
+        }
       });
 
       it('card brands go through the card method', async () => {

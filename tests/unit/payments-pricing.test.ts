@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PAYMENT_METHOD_IDS, PAYMENT_METHODS, paymentView } from '../../src/shared/payments.contract';
 import { defaultPaymentCountry, findBundle, fromProviderAmount, methodsForCountry, quoteBundle, toProviderAmount, vatIncluded } from '../../src/server/payments/pricing';
+import { webhookFor } from '../../src/server/payments/payments.service';
+import type { PaymentProvider } from '../../src/server/payments/provider';
 import { loadSites } from '../../src/server/sites/site-registry';
 
 const sites = loadSites();
@@ -42,5 +44,17 @@ describe('payment pricing', () => {
 
   it('maps payment states to the return page (SPEC §4)', () => {
     expect(['open', 'pending', 'paid', 'failed', 'canceled', 'expired'].map((s) => paymentView(s as never))).toEqual(['loading', 'pending', 'completed', 'failed', 'failed', 'failed']);
+  });
+});
+
+describe('webhook URL', () => {
+  const mollie = { name: 'mollie' } as PaymentProvider;
+  const local = { name: 'local' } as PaymentProvider;
+  it('is sent to Mollie only when Mollie can reach it; the local provider always gets it', () => {
+    expect(webhookFor(mollie, 'https://kindred.example')).toEqual({ webhookUrl: 'https://kindred.example/api/webhooks/mollie.php' });
+    expect(webhookFor(mollie, 'http://localhost:4321')).toEqual({});
+    expect(webhookFor(mollie, 'http://rijpe.localhost:4321')).toEqual({});
+    expect(webhookFor(mollie, 'http://127.0.0.1:4321')).toEqual({});
+    expect(webhookFor(local, 'http://localhost:4321')).toEqual({ webhookUrl: 'http://localhost:4321/api/webhooks/mollie.php' });
   });
 });

@@ -17,7 +17,7 @@ import { RuleError } from '../rule-error';
 import {
   defaultPaymentCountry, findBundle, fromProviderAmount, listBundles, methodUsable, methodsForCountry, paymentCountry, quoteBundle, toProviderAmount,
 } from './pricing';
-import type { PaymentProvider, ProviderPayment, ProviderStatus } from './provider';
+import type { PaymentProvider, ProviderError, ProviderPayment, ProviderStatus } from './provider';
 import * as repo from './payments.repository';
 
 /** Methods whose paid first payment leaves a mandate the member can repeat an order with. */
@@ -31,6 +31,16 @@ const FINAL_FAILURES = new Set<PaymentStatus>(['failed', 'canceled', 'expired'])
  */
 export function callbackOrigin(caller: Caller): string {
   return caller.origin;
+}
+
+/**
+ * The webhook URL, except when real Mollie could not reach it (a localhost origin in development with
+ * a test key): Mollie refuses such URLs, and the return page's poll re-reads the payment instead.
+ */
+export function webhookFor(provider: PaymentProvider, origin: string): { webhookUrl: string } | Record<string, never> {
+  const host = new URL(origin).hostname;
+  const unreachable = host === 'localhost' || host.endsWith('.localhost') || host.startsWith('127.') || host === '[::1]';
+  return provider.name === 'mollie' && unreachable ? {} : { webhookUrl: `${origin}${PAYMENTS_PATHS.mollieWebhook}` };
 }
 
 export async function requireProvider(app: AppContext): Promise<PaymentProvider> {
@@ -207,19 +217,23 @@ export async function startPayment(app: AppContext, caller: Caller & { country: 
     discount_code: priced.discount?.row.code ?? null, metadata: JSON.stringify({ consent_at: now }), created_at: now, updated_at: now, paid_at: null,
   });
   const origin = callbackOrigin(caller);
+  const request = {
+    amount: toProviderAmount(row.amount, row.currency),
+    description: description(site, caller.locale, row.credits),
+    method: providerMethod,
+    ...(input.issuer ? { issuer: input.issuer } : {}),
+    redirectUrl: `${origin}${RETURN_PATH}?id=${row.id}`,
+    ...webhookFor(provider, origin),
+    locale: MOLLIE_LOCALES[caller.locale],
+    metadata: { payment_id: row.id, site_id: site.id, user_id: user.id },
+  };
   let created: ProviderPayment;
   try {
-    created = await provider.createPayment({
-      amount: toProviderAmount(row.amount, row.currency),
-      description: description(site, caller.locale, row.credits),
-      method: providerMethod,
-      ...(input.issuer ? { issuer: input.issuer } : {}),
-      redirectUrl: `${origin}${RETURN_PATH}?id=${row.id}`,
-      webhookUrl: `${origin}${PAYMENTS_PATHS.mollieWebhook}`,
-      locale: MOLLIE_LOCALES[caller.locale],
-      metadata: { payment_id: row.id, site_id: site.id, user_id: user.id },
-      sequenceType: first ? 'first' : 'oneoff',
-      ...(customerId ? { customerId } : {}),
+    created = await provider.createPayment({ ...request, sequenceType: first ? 'first' : 'oneoff', ...(customerId ? { customerId } : {}) }).catch(async (err) => {
+      // A Mollie profile without recurring payments refuses "first" payments (422): pay once instead (no repeat order then).
+      if (!first || (err as ProviderError).status !== 422) throw err;
+      await repo.updatePayment(app.db.db, row.id, { sequence_type: 'oneoff', customer_id: null });
+      return provider.createPayment({ ...request, sequenceType: 'oneoff' });
     });
   } catch (err) {
     app.logger.warn({ err, payment: row.id }, 'payment could not be created at the provider');
@@ -412,7 +426,7 @@ export async function chargeMandate(
       amount: toProviderAmount(row.amount, row.currency),
       description: description(site, caller.locale, row.credits),
       method: PAYMENT_METHODS[order.method].provider_method as string,
-      webhookUrl: `${callbackOrigin(caller)}${PAYMENTS_PATHS.mollieWebhook}`,
+      ...webhookFor(provider, callbackOrigin(caller)),
       metadata: { payment_id: row.id, site_id: site.id, user_id: user.id },
       sequenceType: 'recurring',
       customerId: order.customerId,

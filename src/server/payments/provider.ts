@@ -25,7 +25,8 @@ export interface CreatePaymentRequest {
   issuer?: string;
   /** Not for recurring payments (no buyer to send back). */
   redirectUrl?: string;
-  webhookUrl: string;
+  /** Left out where the provider could not reach it (see webhookFor). */
+  webhookUrl?: string;
   locale?: string;
   metadata: Record<string, unknown>;
   sequenceType?: 'oneoff' | 'first' | 'recurring';
