@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { expect, PORT, skipEntryWarning, test, tr } from './fixtures';
 import { linkFromMail } from './mail-server';
@@ -329,4 +330,18 @@ test('a free member at the daily like limit gets the premium-only alert with the
   await expect(alert).toContainText(tr('en', 'premium.only_feature'));
   await expect(alert.getByRole('link', { name: t('shop.premium_only_cta') })).toHaveAttribute('href', '/premium');
   await expect(alert.getByRole('link', { name: t('shop.to_credits') })).toHaveAttribute('href', '/credits');
+});
+
+test('the money screens have no accessibility violations, and German orders "zahlungspflichtig"', async ({ page, request, context }) => {
+  test.setTimeout(150_000);
+  const member = await createMember(request, 'Axe');
+  await login(page, member);
+  for (const path of ['/credits', '/credits/2/ideal?country=NL', '/premium', '/directdebit?bundle=2&country=NL', '/transactions']) {
+    await page.goto(path);
+    const results = await new AxeBuilder({ page: page as never }).analyze();
+    expect(results.violations.map((v) => `${path} ${v.id}: ${v.nodes.length}`)).toEqual([]);
+  }
+  await context.addCookies([{ name: 'lang', value: 'de', url: `http://localhost:${PORT}` }]);
+  await page.goto('/credits/2?country=DE');
+  await expect(page.getByRole('button', { name: tr('de', 'shop.order_button') })).toHaveText('Zahlungspflichtig bestellen');
 });
