@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { acceptEntryWarning, expect, hydrated, skipEntryWarning, test, tr } from './fixtures';
+import { acceptEntryWarning, expect, hydrated, onHost, skipEntryWarning, test, tr } from './fixtures';
 import { linkFromMail } from './mail-server';
 import type { Page } from '@playwright/test';
 
@@ -162,9 +162,9 @@ test('the signup form explains mistakes before sending anything', async ({ page 
 
 test('an invite-only site asks for an invitation unless the visitor came through a network', async ({ page }) => {
   await skipEntryWarning(page);
-  await page.goto('http://rijpe.localhost:4399/signup');
+  await page.goto(onHost('rijpe.localhost', '/signup'));
   await expect(page.getByText(tr('nl', 'signup.invite_only'))).toBeVisible();
-  await page.goto('http://rijpe.localhost:4399/signup?network=adnet&sub1=x');
+  await page.goto(onHost('rijpe.localhost', '/signup?network=adnet&sub1=x'));
   await expect(page.getByLabel(tr('nl', 'auth.username'))).toBeVisible();
 });
 
