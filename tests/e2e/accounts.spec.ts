@@ -49,6 +49,8 @@ async function login(page: Page, email: string, password: string) {
 }
 
 test('a visitor signs up through every step, activates by mail, logs out and in again', async ({ page, isMobile }) => {
+  // The whole wizard, a mail and four member pages: about 22 s alone, past 30 s with the full suite beside it.
+  test.setTimeout(60_000);
   const email = unique('signup');
   await page.goto('/');
   await acceptEntryWarning(page);
