@@ -8,6 +8,7 @@ import { createMailer, type Mailer } from './mail/mailer';
 import { createEventBus, type EventBus } from './events/bus';
 import { createPushService, type PushService } from './push/push.service';
 import { SiteRegistry, loadSites } from './sites/site-registry';
+import { createPaymentsRuntime, type PaymentsRuntime } from './payments/payments.runtime';
 
 /** The clock every rule reads time from, so tests can move it. */
 export interface Clock {
@@ -30,6 +31,8 @@ export interface AppContext {
   bus: EventBus;
   /** Web push to members' browsers (VAPID keys kept in the database). */
   push: PushService;
+  /** Payment provider (Mollie or the local one) and the SMS sender for direct debit. */
+  payments: PaymentsRuntime;
   close(): Promise<void>;
 }
 
@@ -43,7 +46,9 @@ export async function createAppContext(config: Config, overrides: Partial<AppCon
   const bus = overrides.bus ?? createEventBus(config.redisUrl, logger);
   const sites = overrides.sites ?? new SiteRegistry(loadSites(), config);
   const push = overrides.push ?? (await createPushService(db, sites, logger));
+  const payments = overrides.payments ?? createPaymentsRuntime({ config, db, clock, logger });
   return {
+    payments,
     config,
     sites,
     push,
@@ -55,6 +60,7 @@ export async function createAppContext(config: Config, overrides: Partial<AppCon
     limits: overrides.limits ?? (await createLoginLimits(store)),
     abuse: overrides.abuse ?? (await createAbuseLimits(store, config.rateLimitFactor)),
     async close() {
+      await payments.close();
       await store.close();
       await bus.close();
       await push.idle();

@@ -34,6 +34,12 @@ export interface Config {
   affiliateApiKey: string | null;
   /** site-id:email pairs that get the staff role on start (STAFF_EMAILS). */
   staffEmails: { siteId: string; email: string }[];
+  /** MOLLIE_API_KEY: live_… or test_…; without it payments go to the local provider. */
+  mollieApiKey: string | null;
+  /** LOCAL_PAYMENTS=1 allows the local provider in production (never do this on a real site). */
+  localPayments: boolean;
+  /** SMS gateway for direct-debit codes (SMS_API_URL, SMS_API_KEY, SMS_FROM); without it codes go to the dev mailbox. */
+  sms: { url: string; key: string | null; from: string } | null;
 }
 
 /** Parses `id=origin` pairs; each origin is reduced to scheme://host[:port] and must be http(s). */
@@ -82,5 +88,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((entry) => entry.trim())
       .filter((entry) => entry.includes(':'))
       .map((entry) => ({ siteId: entry.slice(0, entry.indexOf(':')), email: entry.slice(entry.indexOf(':') + 1).toLowerCase() })),
+    mollieApiKey: env.MOLLIE_API_KEY || null,
+    localPayments: env.LOCAL_PAYMENTS === '1',
+    sms: env.SMS_API_URL ? { url: env.SMS_API_URL, key: env.SMS_API_KEY || null, from: env.SMS_FROM || 'Kindred' } : null,
   };
 }

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { ProfileCard } from './profiles.contract';
+import type { CreditsEvent } from './payments.contract';
 
 /**
  * Chat, likes and realtime contract (SPEC §2 chats, §3 Chat state, §4 likes and removing a chat,
@@ -127,4 +128,4 @@ export type ChatEvent =
   | { type: 'chat_deleted'; conversation_id: number; unread_messages: number }
   | { type: 'like'; profile: ProfileCard; new_likes: number }
   | { type: 'match'; profile: ProfileCard; new_likes: number }
-  | { type: 'credits'; credits: number };
+  | CreditsEvent;

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { LOCALES } from './locales';
+import { BUNDLE_BADGES, CURRENCIES, PAYMENT_METHOD_IDS } from './payments.contract';
 
 const Localized = v.union([v.string(), v.record(v.picklist(LOCALES), v.string())]);
 const CountryCode = v.pipe(v.string(), v.regex(/^[A-Z]{2}$/));
@@ -19,6 +20,52 @@ export const CompanySchema = v.object({
   delete_discount: v.pipe(v.number(), v.minValue(0), v.maxValue(100)),
   added: v.pipe(v.string(), v.isoTimestamp()),
 });
+
+const Cents = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100_000_000));
+
+/** A credit bundle: id (used in /credits/{id}), credits, price incl. VAT in cents per currency. */
+export const BundleSchema = v.object({
+  id: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000)),
+  credits: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  prices: v.record(v.picklist(CURRENCIES), v.pipe(Cents, v.minValue(1))),
+  badge: v.optional(v.nullable(v.picklist(BUNDLE_BADGES)), null),
+  /** Trial package (deletion alternative): not listed on /credits, at most one purchase per member. */
+  trial: v.optional(v.boolean(), false),
+});
+
+/** Payment country: its currency, VAT rate in percent, and methods in the order people there expect. */
+export const PaymentCountrySchema = v.object({
+  currency: v.picklist(CURRENCIES),
+  vat: v.pipe(v.number(), v.minValue(0), v.maxValue(30)),
+  methods: v.pipe(v.array(v.picklist(PAYMENT_METHOD_IDS)), v.minLength(1)),
+});
+
+/** Everything money of one site (issue 10): bundles, countries, SEPA creditor and direct-debit limits. */
+export const PaymentsConfigSchema = v.pipe(
+  v.object({
+    bundles: v.pipe(v.array(BundleSchema), v.minLength(1)),
+    countries: v.record(CountryCode, PaymentCountrySchema),
+    /** SEPA creditor shown in the mandate text. */
+    creditor: v.object({ name: v.string(), id: v.pipe(v.string(), v.regex(/^[A-Z]{2}\d{2}[A-Z0-9]{3}[A-Z0-9]{1,28}$/)), address: v.string() }),
+    direct_debit: v.object({
+      /** Direct-debit payments a member may make per 30 days. */
+      max_per_30_days: v.pipe(v.number(), v.integer(), v.minValue(0)),
+      /** Total direct-debit amount (EUR cents) per member per 30 days. */
+      max_amount_per_30_days: Cents,
+    }),
+    /** Welcome discount (SPEC §9: 25%) for new members when no time bonus is active; 0 = none. */
+    welcome_discount_percentage: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(100)), 25),
+    /** Marketing claim on /premium (SPEC §9: 46% higher chance). */
+    premium_chance_percent: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1000)), 46),
+    /** Whether premium members may chat at zero credits on this site. */
+    premium_chat_at_zero: v.optional(v.boolean(), false),
+  }),
+  v.check((p) => new Set(p.bundles.map((b) => b.id)).size === p.bundles.length, 'bundle ids must be unique'),
+  v.check(
+    (p) => Object.values(p.countries).every((c) => p.bundles.every((b) => b.prices[c.currency] !== undefined)),
+    'every bundle needs a price in every payment country currency',
+  ),
+);
 
 /** One branded site as described in content/sites/<id>.yaml. */
 export const SiteSchema = v.object({
@@ -65,8 +112,11 @@ export const SiteSchema = v.object({
   visible_profile_fields: v.array(v.string()),
   visible_profile_notes: v.optional(v.array(v.string()), []),
   search_fields: v.array(v.string()),
+  payments: PaymentsConfigSchema,
 });
 export type SiteInput = v.InferOutput<typeof SiteSchema>;
 export type Company = v.InferOutput<typeof CompanySchema>;
+export type PaymentsConfig = v.InferOutput<typeof PaymentsConfigSchema>;
+export type PaymentCountry = v.InferOutput<typeof PaymentCountrySchema>;
 export type Site = SiteInput & { id: string };
 export type LocalizedText = v.InferOutput<typeof Localized>;

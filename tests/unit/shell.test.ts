@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fillCount, renderAppBadge, renderBadge, renderTitle } from '../../src/core/members/shell';
+import { fillCount, renderAppBadge, renderBadge, renderCreditsNav, renderTitle } from '../../src/core/members/shell';
 
 /** Just enough of a DOM element for the badge code. */
 function fakeLink() {
@@ -47,5 +47,24 @@ describe('members shell', () => {
     expect(nav.clearAppBadge).toHaveBeenCalledOnce();
     expect(() => renderAppBadge({}, 2)).not.toThrow();
     expect(fillCount('{{ count }} new', 2)).toBe('2 new');
+  });
+
+  it('shows the credits link with its badge for paid members and Get Premium for free ones, live', () => {
+    const link = Object.assign(fakeLink(), { hidden: true });
+    const premium = { hidden: false };
+    const labels = { low: 'Only {{count}} credits left', none: 'You have no credits left' };
+    const badge = () => link.children.map((c) => [c.className, c.textContent, c.attrs['aria-label']]);
+    renderCreditsNav(link as never, premium, { credits: 0, paid_user: false }, labels);
+    expect([link.hidden, premium.hidden]).toEqual([true, false]);
+    // A first purchase: credits instead of Get Premium, no badge above 10 credits.
+    renderCreditsNav(link as never, premium, { credits: 270, paid_user: true }, labels);
+    expect([link.hidden, premium.hidden]).toEqual([false, true]);
+    expect(badge()).toEqual([]);
+    renderCreditsNav(link as never, premium, { credits: 10, paid_user: true }, labels);
+    expect(badge()).toEqual([['badge badge-warning', '10', 'Only 10 credits left']]);
+    renderCreditsNav(link as never, premium, { credits: 0, paid_user: true }, labels);
+    expect(badge()).toEqual([['badge badge-danger', '0', 'You have no credits left']]);
+    renderCreditsNav(link as never, premium, { credits: 11, paid_user: true }, labels);
+    expect(badge()).toEqual([]);
   });
 });

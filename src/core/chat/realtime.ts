@@ -1,9 +1,9 @@
 import { atom } from 'nanostores';
 import { type ChatEvent, EVENTS_PATH } from '../../shared/chat.contract';
 import { showMatch } from '../likes/like-modal.store';
+import { receiveCreditsEvent } from '../payments/payment-events';
 import { receiveLike } from '../likes/likes.store';
 import { receiveChatDeleted, receiveMessage, receiveRead } from './conversation.store';
-import { setTotals } from './totals.store';
 
 const EVENT_TYPES: ChatEvent['type'][] = ['message', 'read', 'chat_deleted', 'like', 'match', 'credits'];
 /** After the server closed the stream for good (e.g. an error answer), try again this much later. */
@@ -33,7 +33,8 @@ export function dispatchEvent(event: ChatEvent) {
     case 'match':
       receiveLike(event.profile, event.new_likes, true);
       return showMatch(event.profile);
-    case 'credits': return setTotals({ credits: event.credits });
+    // Payments add paid_user (and the payment's id and status) to the credits event.
+    case 'credits': return receiveCreditsEvent(event);
   }
 }
 

@@ -9,7 +9,7 @@ export const $newLikesTotal = computed($user, (user) => user?.new_likes ?? 0);
 /** What the title and the installed-app badge count: unread messages plus new likes (SPEC §2). */
 export const $attentionTotal = computed([$unreadTotal, $newLikesTotal], (unread, likes) => unread + likes);
 
-type Totals = Partial<Pick<SessionUser, 'unread_messages' | 'new_likes' | 'credits'>>;
+type Totals = Partial<Pick<SessionUser, 'unread_messages' | 'new_likes' | 'credits' | 'paid_user'>>;
 
 /** Puts fresher totals from an answer or an event on the member (the one place they live). */
 export function setTotals(totals: Totals) {
@@ -18,6 +18,6 @@ export function setTotals(totals: Totals) {
   const changed = (Object.keys(totals) as (keyof Totals)[]).some((k) => totals[k] !== undefined && totals[k] !== user[k]);
   if (!changed) return;
   const next = { ...user };
-  for (const [k, value] of Object.entries(totals) as [keyof Totals, number | undefined][]) if (value !== undefined) next[k] = value;
+  for (const [k, value] of Object.entries(totals) as [keyof Totals, never][]) if (value !== undefined) next[k] = value;
   $user.set(next);
 }

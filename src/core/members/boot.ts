@@ -9,9 +9,11 @@ import { $attentionTotal, $newLikesTotal, $unreadTotal } from '../chat/totals.st
 import { $likeModal, scheduleAutoLikeFromUrl } from '../likes/like-modal.store';
 import { loadLikes } from '../likes/likes.store';
 import { $push, onPushMessage } from '../push/push.store';
-import { setInitialUser } from '../session/store';
-import { renderAppBadge, renderBadge, renderTitle } from './shell';
+import { $user, setInitialUser } from '../session/store';
+import { $timeBonus, cancelTimeBonusPopup, loadTimeBonus, scheduleTimeBonusPopup, startTimeBonus } from '../time-bonus/time-bonus.store';
+import { renderAppBadge, renderBadge, renderCreditsNav, renderTitle } from './shell';
 import type { MemberShellData } from './shell-data';
+import { TIME_BONUS_SECONDS } from '../../shared/constants';
 
 const dataTag = document.getElementById('member-shell-data');
 if (dataTag?.textContent) {
@@ -20,6 +22,12 @@ if (dataTag?.textContent) {
 
   $unreadTotal.subscribe((count) => renderBadge(document.querySelector('[data-nav="chats"]'), 'unread', count, data.labels.unread));
   $newLikesTotal.subscribe((count) => renderBadge(document.querySelector('[data-nav="likes"]'), 'likes', count, data.labels.likes));
+  // Credits badge and Get Premium follow the balance live (a payment in another tab, a message sent here).
+  $user.subscribe((user) => {
+    if (!user) return;
+    renderCreditsNav(document.querySelector<HTMLElement>('[data-nav="credits"]'), document.querySelector<HTMLElement>('[data-nav="premium"]'), user,
+      { low: data.labels.lowCredits, none: data.labels.noCredits });
+  });
   $attentionTotal.subscribe((count) => {
     renderTitle(document, count);
     renderAppBadge(navigator, count);
@@ -37,6 +45,26 @@ if (dataTag?.textContent) {
   startRefresh();
   scheduleAutoLikeFromUrl();
   document.addEventListener('visibilitychange', readOpenConversationIfUnread);
+
+  // Time bonus (SPEC §4): loaded on login (the first members page), banner and 40 s popup in the members area only.
+  if (data.timeBonus) startTimeBonus(data.timeBonus);
+  else if (!data.user.paid_user && Date.now() - Date.parse(data.user.signup_date) < TIME_BONUS_SECONDS * 1000) void loadTimeBonus().catch(() => undefined);
+  if (document.body.dataset.membersArea === 'true') {
+    let timeBonusMounted = false;
+    $timeBonus.subscribe((bonus) => {
+      if (!bonus || timeBonusMounted) return;
+      timeBonusMounted = true;
+      scheduleTimeBonusPopup();
+      void import('../../islands/time-bonus/mount').then(({ mountTimeBonus }) => {
+        const banner = document.createElement('div');
+        document.querySelector('.warning-banners')?.prepend(banner);
+        const modal = document.createElement('div');
+        (document.getElementById('modal-root') ?? document.body).append(modal);
+        mountTimeBonus(banner, modal, { locale: data.locale, messages: data.messages });
+      });
+    });
+    window.addEventListener('pagehide', cancelTimeBonusPopup);
+  }
 
   // The modals' code loads the first time one has something to show.
   let mounted = false;

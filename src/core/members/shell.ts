@@ -1,4 +1,4 @@
-import { formatBadge, titleWithCount } from '../../shared/constants';
+import { creditsBadgeTone, formatBadge, titleWithCount } from '../../shared/constants';
 
 /** Replaces {{count}} in a translated label. */
 export const fillCount = (template: string, count: number) => template.replace(/\{\{\s*count\s*\}\}/g, String(count));
@@ -35,4 +35,34 @@ export function renderTitle(doc: Pick<Document, 'title'>, count: number) {
 export function renderAppBadge(nav: Partial<Pick<Navigator, 'setAppBadge' | 'clearAppBadge'>>, count: number) {
   if (count > 0) nav.setAppBadge?.(count).catch(() => undefined);
   else nav.clearAppBadge?.().catch(() => undefined);
+}
+
+type NavEl = Pick<HTMLElement, 'hidden' | 'querySelector' | 'append' | 'ownerDocument'>;
+
+/**
+ * The credits part of the nav (SPEC §2): paid members see the credits link — with a badge at 10
+ * or fewer credits, warning colour above 0, danger at 0 — and free members Get Premium. A first
+ * purchase swaps them at once.
+ */
+export function renderCreditsNav(
+  credits: NavEl | null, premium: Pick<HTMLElement, 'hidden'> | null, user: { credits: number; paid_user: boolean },
+  labels: { low: string; none: string },
+) {
+  if (premium) premium.hidden = user.paid_user;
+  if (!credits) return;
+  credits.hidden = !user.paid_user;
+  const tone = creditsBadgeTone(user.credits);
+  let badge = credits.querySelector<HTMLElement>('[data-badge="credits"]');
+  if (tone === 'none') {
+    badge?.remove();
+    return;
+  }
+  if (!badge) {
+    badge = credits.ownerDocument.createElement('span');
+    badge.dataset.badge = 'credits';
+    credits.append(badge);
+  }
+  badge.className = `badge badge-${tone}`;
+  badge.textContent = String(user.credits);
+  badge.setAttribute('aria-label', tone === 'danger' ? labels.none : fillCount(labels.low, user.credits));
 }

@@ -11,6 +11,8 @@ import { type IslandI18n, useIslandT } from '../shared/i18n';
 interface Props extends IslandI18n {
   user: SessionUser;
   deleteDiscount: number;
+  /** The site's trial package (a deletion alternative), or null. */
+  trialBundle: number | null;
 }
 
 type Status = { ok: boolean; text: string } | null;
@@ -129,7 +131,7 @@ export function SettingsPanel(props: Props) {
             <ul className="alternatives">
               <li><strong>{t('settings.alt_email')}</strong> <a href="#s-email">{t('settings.email_title')}</a></li>
               <li><strong>{t('settings.alt_privacy')}</strong> <button type="button" className="link-button" onClick={() => actions.saveSettings({ invisible: true }).then(() => setDeleteStep('closed'))}>{t('settings.invisible')}</button></li>
-              <li><strong>{t('settings.alt_trial')}</strong> <a href="/credits">{t('nav.credits')}</a></li>
+              <li><strong>{t('settings.alt_trial')}</strong> <a href={props.trialBundle ? `/credits/${props.trialBundle}` : '/credits'}>{t('nav.credits')}</a></li>
               {props.deleteDiscount > 0 && <li><strong>{t('settings.alt_discount', { percent: props.deleteDiscount })}</strong> <a href={`/credits?discount=stay${props.deleteDiscount}`}>{t('settings.alt_discount_cta')}</a></li>}
             </ul>
             <div className="form-actions">

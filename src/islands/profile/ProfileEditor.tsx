@@ -6,6 +6,8 @@ import { deletePhoto, loadOwnProfile, type OwnProfile, saveInterests, saveProfil
 import { Field, SelectField } from '../shared/Field';
 import { InterestPicker } from '../shared/InterestPicker';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
+import { PremiumOnlyAlert } from '../shared/PremiumOnlyAlert';
+import { PREMIUM_PHOTOS } from '../../shared/constants';
 
 interface Props extends IslandI18n {
   initial: OwnProfile;
@@ -105,6 +107,9 @@ export function ProfileEditor(props: Props) {
             <input id="f-new-photo" className="visually-hidden" type="file" accept="image/jpeg,image/png,image/webp,image/heic" onChange={(e) => upload(e.target.files?.[0])} disabled={progress !== null} />
             {progress !== null && <progress max={100} value={progress} aria-label={t('signup.photo_uploading')} />}
           </div>
+        )}
+        {data.photos.length >= props.photoLimit && props.photoLimit < PREMIUM_PHOTOS && (
+          <PremiumOnlyAlert t={t} detail={t('photos.limit_free', { limit: props.photoLimit })} />
         )}
       </section>
 

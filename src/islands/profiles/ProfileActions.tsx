@@ -3,6 +3,7 @@ import { ApiError } from '../../core/api/client';
 import { blockProfile, likeProfile, reportProfile, unblockProfile } from '../../core/profiles/actions';
 import { REPORT_REASONS } from '../../shared/profiles.contract';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
+import { PREMIUM_FEATURE_CODES, PremiumOnlyAlert } from '../shared/PremiumOnlyAlert';
 
 interface Props extends IslandI18n {
   profileId: number;
@@ -16,9 +17,11 @@ export function ProfileActions(props: Props) {
   const t = useIslandT(props);
   const [liked, setLiked] = useState(props.liked);
   const [blocked, setBlocked] = useState(props.blocked);
-  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const [status, setStatus] = useState<{ ok: boolean; text: string; premium?: boolean } | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
-  const fail = (err: unknown) => setStatus({ ok: false, text: err instanceof ApiError ? err.message : t('error.try_later') });
+  const fail = (err: unknown) => setStatus({
+    ok: false, text: err instanceof ApiError ? err.message : t('error.try_later'), premium: err instanceof ApiError && PREMIUM_FEATURE_CODES.has(err.code),
+  });
 
   async function like() {
     try {
@@ -60,7 +63,8 @@ export function ProfileActions(props: Props) {
         {!blocked && <a className="btn btn-secondary" href={`/members/${props.profileId}/chat`}>{t('profile.chat')}</a>}
         {!blocked && <a className="btn btn-outline" href={`/members/${props.profileId}/chat?gift=1`}>{t('profile.gift')}</a>}
       </div>
-      {status && <p className={status.ok ? 'notice' : 'alert alert-danger'} role={status.ok ? 'status' : 'alert'}>{status.text}</p>}
+      {status?.premium && <PremiumOnlyAlert t={t} detail={status.text} />}
+      {status && !status.premium && <p className={status.ok ? 'notice' : 'alert alert-danger'} role={status.ok ? 'status' : 'alert'}>{status.text}</p>}
       <div className="action-row secondary">
         <button type="button" className="link-button" onClick={toggleBlock}>{blocked ? t('profile.unblock') : t('profile.block')}</button>
         <button type="button" className="link-button" onClick={() => dialog.current?.showModal()}>{t('profile.report')}</button>

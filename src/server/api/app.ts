@@ -11,6 +11,7 @@ import { photoRoutes } from './routes/photo.routes';
 import { profileRoutes } from './routes/profile.routes';
 import { geoRoutes } from './routes/geo.routes';
 import { chatRoutes } from './routes/chat.routes';
+import { paymentRoutes } from './routes/payments.routes';
 import { sessionMiddleware } from './session';
 import { IMAGE_UPLOAD_PATHS, requireSameOriginJson } from './security';
 import type { ApiEnv } from './types';
@@ -56,6 +57,7 @@ export function createApi(app: AppContext) {
   api.route('/', profileRoutes(app));
   api.route('/', geoRoutes(app));
   api.route('/', chatRoutes(app));
+  api.route('/', paymentRoutes(app));
 
   api.notFound((c) => jsonError(c, 404, 'not_found', 'error.api_not_found'));
   api.onError((err, c) => {

@@ -8,6 +8,11 @@ export const IMAGE_UPLOAD_PATHS = new Set(['/api/photos.php', '/api/chat-image.p
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** Form posts: Mollie's webhook (server to server, no cookies used) and the local provider's checkout page. */
+function acceptsForm(path: string): boolean {
+  return path === '/api/webhooks/mollie.php' || path.startsWith('/api/local-mollie/checkout/');
+}
+
 /**
  * True when a state-changing request comes from this site: Sec-Fetch-Site, else the Origin header
  * compared, scheme included, with this request's origin (forwarded host/scheme only with TRUST_PROXY)
@@ -47,7 +52,8 @@ export function requireSameOriginJson(): MiddlewareHandler<ApiEnv> {
     const hasBody = length !== undefined ? length !== '0' : c.req.header('transfer-encoding') !== undefined || c.req.raw.body !== null;
     const type = c.req.header('content-type') ?? '';
     const imageUpload = IMAGE_UPLOAD_PATHS.has(c.req.path) && /^image\/(jpeg|png|webp|heic|heif)$/i.test(type);
-    if (hasBody && !imageUpload && !/^application\/json\s*(;|$)/i.test(type)) {
+    const form = acceptsForm(c.req.path) && /^application\/x-www-form-urlencoded\s*(;|$)/i.test(type);
+    if (hasBody && !imageUpload && !form && !/^application\/json\s*(;|$)/i.test(type)) {
       return jsonError(c, 415, 'unsupported_media_type', 'error.unsupported_type');
     }
     return next();

@@ -263,6 +263,8 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
     price = site.message_credits;
     ledgerReason = 'message';
     if (!user.paid_user && site.free_messages > 0 && (await repo.countFreeTextMessages(db, own)) < site.free_messages) price = 0;
+    // Premium members keep chatting at zero credits where the site allows it (SPEC §6; payments.premium_chat_at_zero).
+    if (user.paid_user && site.payments.premium_chat_at_zero && price > 0 && (await creditsOf(db, user.id)) < price) price = 0;
   } else if (input.kind === 'gift') {
     const item = GIFTS.find((g) => g.id === input.gift);
     if (!item) throw new ChatRuleError('invalid_gift', 'error.invalid_input', 400);

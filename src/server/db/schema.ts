@@ -218,7 +218,129 @@ export interface AppKeyTable {
   value: string;
 }
 
+/** A payment of a credit bundle (issue 10). Amounts in cents, VAT included. */
+export interface PaymentTable {
+  id: Generated<number>;
+  site_id: string;
+  user_id: number;
+  provider: 'mollie' | 'local';
+  provider_id: string | null;
+  checkout_url: string | null;
+  bundle_id: number;
+  trial: number;
+  credits: number;
+  country: string;
+  currency: string;
+  list_amount: number;
+  amount: number;
+  vat_rate: number;
+  vat_amount: number;
+  method: string;
+  issuer: string | null;
+  sequence_type: 'oneoff' | 'first' | 'recurring';
+  customer_id: string | null;
+  mandate_id: string | null;
+  mandate_reference: string | null;
+  status: 'open' | 'pending' | 'paid' | 'failed' | 'canceled' | 'expired' | 'refunded' | 'charged_back';
+  discount_id: number | null;
+  discount_code: string | null;
+  metadata: string;
+  refunded_amount: Generated<number>;
+  charged_back_amount: Generated<number>;
+  credits_taken_back: Generated<number>;
+  /** Credits a refund or chargeback could not take back (the balance was already spent). */
+  credits_owed: Generated<number>;
+  created_at: number;
+  updated_at: number;
+  paid_at: number | null;
+}
+export type PaymentRow = Selectable<PaymentTable>;
+
+export interface DiscountCodeTable {
+  id: Generated<number>;
+  site_id: string;
+  /** Upper-case. */
+  code: string;
+  kind: 'standard' | 'welcome' | 'time_bonus' | 'retention';
+  country: string | null;
+  user_id: number | null;
+  expires_at: number | null;
+  value_percentage: number;
+  currency: string | null;
+  minimum_order_value: number;
+  status: 'active' | 'inactive';
+  validity: 'once-per-user' | 'unlimited';
+  /** JSON array of method ids; [] = all. */
+  paymentmethods: string;
+  created_at: number;
+}
+export type DiscountCodeRow = Selectable<DiscountCodeTable>;
+
+export interface DiscountRedemptionTable {
+  discount_id: number;
+  user_id: number;
+  payment_id: number;
+  created_at: number;
+}
+
+export interface PaymentCustomerTable {
+  user_id: number;
+  provider: string;
+  customer_id: string;
+  created_at: number;
+}
+
+export interface DdMandateTable {
+  id: Generated<number>;
+  user_id: number;
+  provider: string;
+  mandate_id: string;
+  mandate_reference: string;
+  account_holder: string;
+  iban_last4: string;
+  iban_country: string;
+  /** JSON {street, house_number, postal_code, city}. */
+  address: string;
+  mobile: string;
+  created_at: number;
+}
+
+export interface SmsCodeTable {
+  id: Generated<number>;
+  user_id: number;
+  /** E.164. */
+  mobile: string;
+  code_hash: string;
+  tries: Generated<number>;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface DdBlockTable {
+  user_id: number;
+  reason: 'chargeback' | 'failed_collection' | 'staff';
+  payment_id: number | null;
+  created_at: number;
+}
+
+export interface LocalMollieObjectTable {
+  id: string;
+  kind: 'payment' | 'customer' | 'mandate' | 'refund' | 'chargeback';
+  parent_id: string | null;
+  data: string;
+  created_at: number;
+}
+
 export interface Database {
+  payments: PaymentTable;
+  discount_codes: DiscountCodeTable;
+  discount_redemptions: DiscountRedemptionTable;
+  payment_customers: PaymentCustomerTable;
+  dd_mandates: DdMandateTable;
+  sms_codes: SmsCodeTable;
+  dd_blocks: DdBlockTable;
+  local_mollie_objects: LocalMollieObjectTable;
   push_subscriptions: PushSubscriptionTable;
   app_keys: AppKeyTable;
   conversations: ConversationTable;

@@ -7,6 +7,7 @@ import { addProfileRank } from './2026_11_22_1200_add_profile_rank';
 import { createSwipes } from './2026_11_22_1300_create_swipes';
 import { createChat } from './2026_11_23_1000_create_chat';
 import { createPush } from './2026_11_23_1100_create_push';
+import { createPayments } from './2026_11_23_1200_create_payments';
 import { addAccessIndexes } from './2026_11_23_2000_add_access_indexes';
 
 /** Every migration, by name; names sort in the order they run. */
@@ -19,6 +20,7 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '2026_11_22_1300_create_swipes': createSwipes,
     '2026_11_23_1000_create_chat': createChat(dialect),
     '2026_11_23_1100_create_push': createPush(dialect),
+    '2026_11_23_1200_create_payments': createPayments(dialect),
     '2026_11_23_2000_add_access_indexes': addAccessIndexes,
   };
 }

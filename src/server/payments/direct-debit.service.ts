@@ -1,0 +1,177 @@
+import { createHash, randomInt } from 'node:crypto';
+import { electronicFormatIBAN, extractIBAN, isSEPACountry, isValidIBAN } from 'ibantools';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import type {
+  DirectDebitInfoResponse, DirectDebitInput, DirectDebitResponse, DirectDebitSmsResponse, MandateInfo,
+} from '../../shared/payments.contract';
+import {
+  DD_WINDOW_DAYS, SMS_CODE_LENGTH, SMS_CODE_MAX_TRIES, SMS_CODE_TTL_MS, SMS_MAX_PER_HOUR, SMS_RESEND_AFTER_MS,
+} from '../../shared/payments.contract';
+import { getT } from '../../shared/i18n';
+import type { Site } from '../../shared/site.schema';
+import type { Caller } from '../accounts/accounts.service';
+import type { AppContext } from '../app-context';
+import type { User } from '../db/schema';
+import { RuleError } from '../rule-error';
+import { chargeMandate, ensureCustomer, priceOrder, requireProvider } from './payments.service';
+import { findBundle, methodUsable, paymentCountry, quoteBundle } from './pricing';
+
+const WINDOW_MS = DD_WINDOW_DAYS * 86_400_000;
+
+function hashCode(userId: number, code: string) {
+  return createHash('sha256').update(`${userId}:${code}`).digest('hex');
+}
+
+/** The mobile number in E.164 when it is a valid mobile number (the payment country is the default region). */
+export function parseMobile(raw: string, country: string): string | null {
+  const phone = parsePhoneNumberFromString(raw, country as never);
+  if (!phone?.isValid()) return null;
+  const type = phone.getType();
+  return type === 'MOBILE' || type === 'FIXED_LINE_OR_MOBILE' ? phone.number : null;
+}
+
+/** The IBAN in electronic form when valid and from a SEPA country. */
+export function parseIban(raw: string): { iban: string; country: string } | null {
+  const iban = electronicFormatIBAN(raw) ?? '';
+  if (!isValidIBAN(iban)) return null;
+  const country = extractIBAN(iban).countryCode ?? '';
+  return isSEPACountry(country) ? { iban, country } : null;
+}
+
+async function mandateInfo(app: AppContext, site: Site, user: User): Promise<MandateInfo> {
+  const count = await app.db.db.selectFrom('dd_mandates').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', user.id).executeTakeFirstOrThrow();
+  return {
+    creditor_name: site.payments.creditor.name,
+    creditor_id: site.payments.creditor.id,
+    creditor_address: site.payments.creditor.address,
+    mandate_reference: `${site.id.slice(0, 3).toUpperCase()}-DD-${String(user.id).padStart(8, '0')}-${Number(count.n) + 1}`,
+  };
+}
+
+async function isBlocked(app: AppContext, user: User) {
+  return Boolean(await app.db.db.selectFrom('dd_blocks').select('user_id').where('user_id', '=', user.id).executeTakeFirst());
+}
+
+/** Direct-debit payments (count, amount) of the member in the last 30 days, failed ones excluded. */
+async function usage(app: AppContext, site: Site, user: User) {
+  const row = await app.db.db.selectFrom('payments')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.val(0)).as('total')])
+    .where('site_id', '=', site.id).where('user_id', '=', user.id).where('method', '=', 'directdebit')
+    .where('created_at', '>', app.clock.now() - WINDOW_MS).where('status', 'not in', ['failed', 'canceled', 'expired'])
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.n), total: Number(row.total) };
+}
+
+/** GET /api/directdebit.php — mandate text data, block and limit state, and the order's quote. */
+export async function directDebitInfo(app: AppContext, caller: Caller, user: User, query: { bundle?: number; country?: string }): Promise<DirectDebitInfoResponse> {
+  const site = caller.site;
+  const limits = site.payments.direct_debit;
+  const used = await usage(app, site, user);
+  let offer: DirectDebitInfoResponse['offer'] = null;
+  if (query.bundle !== undefined && query.country) {
+    const bundle = findBundle(site, query.bundle);
+    const quote = bundle ? quoteBundle(site, bundle, query.country, null) : null;
+    if (bundle && quote) offer = { bundle, quote };
+  }
+  return {
+    mandate: await mandateInfo(app, site, user),
+    blocked: await isBlocked(app, user),
+    limit_reached: used.count >= limits.max_per_30_days || used.total >= limits.max_amount_per_30_days,
+    remaining: Math.max(0, limits.max_per_30_days - used.count),
+    offer,
+  };
+}
+
+/** POST /api/directdebit.php?sms=1 — a 6-digit code to the member's mobile, valid 10 minutes; resends limited. */
+export async function sendSmsCode(app: AppContext, caller: Caller, user: User, input: { mobile: string; country: string }): Promise<DirectDebitSmsResponse> {
+  const site = caller.site;
+  if (await isBlocked(app, user)) throw new RuleError('dd_blocked', 'payments.dd_blocked', 403);
+  const mobile = parseMobile(input.mobile, input.country);
+  if (!mobile) throw new RuleError('mobile_invalid', 'payments.dd.mobile_invalid', 400, {}, { mobile: 'payments.dd.mobile_invalid' });
+  if (!app.payments.sms) throw new RuleError('provider_error', 'payments.provider_error', 503);
+  const now = app.clock.now();
+  const code = String(randomInt(0, 10 ** SMS_CODE_LENGTH)).padStart(SMS_CODE_LENGTH, '0');
+  const db = app.db.db;
+  const refused = await db.transaction().execute(async (trx) => {
+    const recent = await trx.selectFrom('sms_codes').select('created_at').where('user_id', '=', user.id).where('created_at', '>', now - 3_600_000)
+      .orderBy('created_at', 'desc').execute();
+    if (recent.length >= SMS_MAX_PER_HOUR || (recent[0] && now - recent[0].created_at < SMS_RESEND_AFTER_MS)) return true;
+    // Only the newest code counts.
+    await trx.updateTable('sms_codes').set({ expires_at: now }).where('user_id', '=', user.id).where('used_at', 'is', null).where('expires_at', '>', now).execute();
+    await trx.insertInto('sms_codes').values({ user_id: user.id, mobile, code_hash: hashCode(user.id, code), created_at: now, expires_at: now + SMS_CODE_TTL_MS, used_at: null }).execute();
+    return false;
+  });
+  if (refused) throw new RuleError('sms_resend_limit', 'payments.sms_resend_limit', 429);
+  const t = getT(caller.locale);
+  await app.payments.sms.send({ siteId: site.id, to: mobile, text: t('payments.dd.sms_text', { site: site.name, code }), subject: t('payments.dd.sms_subject', { mobile }) });
+  return { sent: true, expires_at: now + SMS_CODE_TTL_MS, resend_after: now + SMS_RESEND_AFTER_MS };
+}
+
+type CodeCheck = 'ok' | 'invalid' | 'expired';
+/** Checks the SMS code; a wrong try is counted (and committed) before the answer, the 5th wrong one kills the code. */
+async function consumeSmsCode(app: AppContext, user: User, mobile: string, code: string): Promise<CodeCheck> {
+  const now = app.clock.now();
+  return app.db.db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('sms_codes').selectAll().where('user_id', '=', user.id).where('used_at', 'is', null)
+      .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+    if (!row || row.expires_at <= now) return 'expired';
+    if (row.tries >= SMS_CODE_MAX_TRIES) return 'invalid';
+    if (row.mobile !== mobile || row.code_hash !== hashCode(user.id, code)) {
+      await trx.updateTable('sms_codes').set((eb) => ({ tries: eb('tries', '+', 1) })).where('id', '=', row.id).execute();
+      return 'invalid';
+    }
+    const used = await trx.updateTable('sms_codes').set({ used_at: now }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
+    return Number(used.numUpdatedRows) === 1 ? 'ok' : 'invalid';
+  });
+}
+
+/**
+ * POST /api/directdebit.php — checks block, 30-day limits, IBAN, mobile and SMS code; then makes the
+ * SEPA mandate at the provider and collects the bundle's price on it (pending until the bank settles).
+ */
+export async function submitDirectDebit(app: AppContext, caller: Caller, user: User, input: DirectDebitInput): Promise<DirectDebitResponse> {
+  const site = caller.site;
+  if (await isBlocked(app, user)) throw new RuleError('dd_blocked', 'payments.dd_blocked', 403);
+  const pc = paymentCountry(site, input.country);
+  if (!pc) throw new RuleError('country_unavailable', 'payments.country_unavailable', 400);
+  if (!pc.methods.includes('directdebit') || !methodUsable('directdebit', pc.currency)) throw new RuleError('method_unavailable', 'payments.method_unavailable', 400);
+  const priced = await priceOrder(app, caller, user, { bundle: input.bundle, country: input.country, method: 'directdebit', discount: input.discount });
+  const limits = site.payments.direct_debit;
+  const used = await usage(app, site, user);
+  if (used.count >= limits.max_per_30_days || used.total + priced.quote.amount > limits.max_amount_per_30_days) {
+    throw new RuleError('dd_limit', 'payments.dd_limit', 429);
+  }
+  const iban = parseIban(input.iban);
+  if (!iban) throw new RuleError('iban_invalid', 'payments.dd.iban_invalid', 400, {}, { iban: 'payments.dd.iban_invalid' });
+  const mobile = parseMobile(input.mobile, input.country);
+  if (!mobile) throw new RuleError('mobile_invalid', 'payments.dd.mobile_invalid', 400, {}, { mobile: 'payments.dd.mobile_invalid' });
+  const check = await consumeSmsCode(app, user, mobile, input.sms_code);
+  if (check === 'expired') throw new RuleError('sms_expired', 'payments.sms_expired', 400, {}, { sms_code: 'payments.sms_expired' });
+  if (check === 'invalid') throw new RuleError('sms_invalid', 'payments.sms_invalid', 400, {}, { sms_code: 'payments.sms_invalid' });
+
+  const provider = await requireProvider(app);
+  const info = await mandateInfo(app, site, user);
+  const now = app.clock.now();
+  let customerId: string;
+  let mandate: { id: string; status: string };
+  try {
+    customerId = await ensureCustomer(app, provider, user, site);
+    mandate = await provider.createMandate(customerId, {
+      consumerName: input.account_holder, consumerAccount: iban.iban, signatureDate: new Date(now).toISOString().slice(0, 10), mandateReference: info.mandate_reference,
+    });
+  } catch (err) {
+    app.logger.warn({ err }, 'direct-debit mandate refused by the provider');
+    throw new RuleError('provider_error', 'payments.provider_error', 503);
+  }
+  await app.db.db.insertInto('dd_mandates').values({
+    user_id: user.id, provider: provider.name, mandate_id: mandate.id, mandate_reference: info.mandate_reference, account_holder: input.account_holder,
+    iban_last4: iban.iban.slice(-4), iban_country: iban.country, mobile,
+    address: JSON.stringify({ street: input.street, house_number: input.house_number, postal_code: input.postal_code, city: input.city }), created_at: now,
+  }).execute();
+  const result = await chargeMandate(app, caller, user, provider, {
+    bundle: priced.bundle, quote: priced.quote, method: 'directdebit', customerId, mandateId: mandate.id, mandateReference: info.mandate_reference,
+    discountId: priced.discount?.row.id ?? null, discountCode: priced.discount?.row.code ?? null,
+    declined: { code: 'payment_failed', key: 'payments.failed' },
+  });
+  return { payment: result.payment, view: result.view, mandate: info };
+}

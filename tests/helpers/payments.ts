@@ -1,0 +1,34 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { createApi } from '../../src/server/api/app';
+import type { TestApp } from './test-app';
+
+/**
+ * Serves the test app's API on a real port, so the local provider's webhook calls (made over HTTP,
+ * exactly as Mollie makes them) reach it. Requests sent with `host` = the returned host get that
+ * origin in their callback URLs.
+ */
+export async function serveApi(t: TestApp): Promise<{ host: string; origin: string; close(): Promise<void> }> {
+  const server = serve({ fetch: createApi(t.app).fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    host,
+    origin: `http://${host}`,
+    close: () => new Promise<void>((resolve) => {
+      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** Follows the local checkout: opens the page, picks an outcome (and bank), returns where it sends the buyer. */
+export async function completeLocalCheckout(checkoutUrl: string, outcome: string, issuer?: string): Promise<{ page: string; location: string | null; status: number }> {
+  const page = await (await fetch(checkoutUrl)).text();
+  const body = new URLSearchParams({ outcome, ...(issuer ? { issuer } : {}) });
+  const res = await fetch(checkoutUrl, {
+    method: 'POST', redirect: 'manual', body,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', cookie: 'lang=en' },
+  });
+  return { page, location: res.headers.get('location'), status: res.status };
+}
