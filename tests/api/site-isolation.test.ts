@@ -24,12 +24,12 @@ async function signupOn(t: TestApp, host: string, name: string): Promise<Member>
 /** Everything a member's or staff member's request could have changed. */
 async function snapshot(t: TestApp) {
   const db = t.app.db.db;
-  const count = async (table: 'likes' | 'blocks' | 'reports' | 'messages' | 'conversations' | 'photos' | 'swipes' | 'sessions' | 'push_subscriptions' | 'credit_ledger') =>
+  const count = async (table: 'likes' | 'blocks' | 'reports' | 'messages' | 'conversations' | 'photos' | 'swipes' | 'sessions' | 'push_subscriptions' | 'credit_ledger' | 'payments') =>
     Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   return {
     likes: await count('likes'), blocks: await count('blocks'), reports: await count('reports'), messages: await count('messages'),
     conversations: await count('conversations'), photos: await count('photos'), swipes: await count('swipes'),
-    sessions: await count('sessions'), push: await count('push_subscriptions'), ledger: await count('credit_ledger'),
+    sessions: await count('sessions'), push: await count('push_subscriptions'), ledger: await count('credit_ledger'), payments: await count('payments'),
     users: await db.selectFrom('users').select(['id', 'email', 'language', 'credits', 'paid_user', 'email_prefs', 'push_prefs', 'deleted_at', 'password_hash']).orderBy('id').execute(),
     profiles: await db.selectFrom('profiles').select(['id', 'name', 'invisible', 'status', 'gender', 'country']).orderBy('id').execute(),
     photoStates: await db.selectFrom('photos').select(['id', 'status', 'is_main']).orderBy('id').execute(),
@@ -99,6 +99,10 @@ for (const dialect of DIALECTS) {
         ['POST', '/api/messages.php', { profile_id: otto.profileId, client_id: 'isolation-x', kind: 'text', text: 'cross-site' }],
         ['POST', '/api/messages.php', { conversation, client_id: 'isolation-y', kind: 'text', text: 'cross-site' }],
         ['GET', '/api/likes.php'], ['GET', '/api/auto-like.php'], ['GET', '/api/events.php'],
+        ['GET', '/api/payment-methods.php?bundle=1&country=DE'], ['POST', '/api/payments.php', { bundle: 1, method: 'ideal', country: 'NL', consent: true }],
+        ['GET', '/api/payments.php?id=1'], ['GET', '/api/transactions.php'], ['GET', '/api/transactions.php?id=1'],
+        ['POST', '/api/repeat-order.php', {}], ['GET', '/api/directdebit.php'], ['POST', '/api/directdebit.php?sms=1', { mobile: '+4915112345678' }],
+        ['GET', '/api/time-bonus.php'],
       ];
       for (const [method, path, body] of calls) {
         const res = await t.request(path, {

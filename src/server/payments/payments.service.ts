@@ -25,9 +25,8 @@ const MANDATE_METHODS = new Set(['creditcard', 'paypal', 'ideal', 'bancontact', 
 const FINAL_FAILURES = new Set<PaymentStatus>(['failed', 'canceled', 'expired']);
 
 /**
- * The public origin for provider callbacks (webhook, return URL).
- * TODO(security work): switch to the site's configured-origin helper once it lands; until then the
- * request's origin (already limited to the site's domains by the request context) is used.
+ * The public origin for provider callbacks (webhook, return URL): the site's configured origin
+ * (`public_origin` / SITE_ORIGINS, see the request context), never the request's Host header.
  */
 export function callbackOrigin(caller: Caller): string {
   return caller.origin;

@@ -27,13 +27,6 @@ export function paymentRoutes(app: AppContext) {
   const routes = new Hono<ApiEnv>();
   const caller = (c: Parameters<typeof callerOf>[0]) => ({ ...callerOf(c), country: c.var.ctx.country });
   const badQuery = (c: Parameters<typeof callerOf>[0]) => jsonError(c, 400, 'invalid_input', 'error.invalid_input');
-  // A session belongs to one site: on another site's host the member counts as logged out here.
-  for (const path of ['/credits.php', '/payment-methods.php', '/payments.php', '/transactions.php', '/repeat-order.php', '/directdebit.php', '/discount.php', '/time-bonus.php']) {
-    routes.use(path, async (c, next) => {
-      if (c.var.user && c.var.user.site_id !== c.var.ctx.site.id) c.set('user', null);
-      await next();
-    });
-  }
 
   // Logged out too: /pricing shows the same bundles.
   routes.get('/credits.php', async (c) => {
