@@ -9,7 +9,7 @@ import { applyProviderPayment } from '../../src/server/payments/payments.service
 import { ProviderError } from '../../src/server/payments/provider';
 import { runPaymentsCommand } from '../../src/server/payments/refund-command';
 import { activeMember, as, post } from '../helpers/members';
-import { completeLocalCheckout, serveApi } from '../helpers/payments';
+import { completeLocalCheckout, freePort, serveApi } from '../helpers/payments';
 import { readEvents } from '../helpers/sse';
 import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
 
@@ -65,8 +65,10 @@ for (const dialect of DIALECTS) {
     };
 
     beforeAll(async () => {
-      t = await createTestApp(dialect);
-      server = await serveApi(t);
+      // Links to the provider's checkout and our webhook use the site's configured origin: this server.
+      const port = await freePort();
+      t = await createTestApp(dialect, { SITE_ORIGINS: `kindred=http://127.0.0.1:${port}` });
+      server = await serveApi(t, port);
     });
     afterAll(async () => {
       await server.close();

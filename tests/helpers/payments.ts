@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createApi } from '../../src/server/api/app';
 import type { TestApp } from './test-app';
@@ -8,8 +8,8 @@ import type { TestApp } from './test-app';
  * exactly as Mollie makes them) reach it. Requests sent with `host` = the returned host get that
  * origin in their callback URLs.
  */
-export async function serveApi(t: TestApp): Promise<{ host: string; origin: string; close(): Promise<void> }> {
-  const server = serve({ fetch: createApi(t.app).fetch, port: 0, hostname: '127.0.0.1' });
+export async function serveApi(t: TestApp, port = 0): Promise<{ host: string; origin: string; close(): Promise<void> }> {
+  const server = serve({ fetch: createApi(t.app).fetch, port, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -20,6 +20,15 @@ export async function serveApi(t: TestApp): Promise<{ host: string; origin: stri
       server.close(() => resolve());
     }),
   };
+}
+
+/** A free local port, so the app can be told its public origin before it listens there. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }
 
 /** Follows the local checkout: opens the page, picks an outcome (and bank), returns where it sends the buyer. */
