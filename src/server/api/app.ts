@@ -11,7 +11,9 @@ import { photoRoutes } from './routes/photo.routes';
 import { profileRoutes } from './routes/profile.routes';
 import { geoRoutes } from './routes/geo.routes';
 import { chatRoutes } from './routes/chat.routes';
+import { landerRoutes } from './routes/lander.routes';
 import { sessionMiddleware } from './session';
+import { visitTracking } from '../tracking/tracking.service';
 import { IMAGE_UPLOAD_PATHS, requireSameOriginJson } from './security';
 import type { ApiEnv } from './types';
 
@@ -36,6 +38,10 @@ export function createApi(app: AppContext) {
     c.set('ip', ctx.ip ?? (incoming ? null : (c.req.header('x-test-ip') ?? null)));
     c.set('t', getT(ctx.locale));
     c.header('Cache-Control', 'no-store');
+    // Tracking params passed along to the API (settings, search) keep the visit's source like a page URL does.
+    const tracking = visitTracking(new URL(c.req.url), c.req.header('cookie'), ctx.secure);
+    c.set('tracking', tracking.tracking);
+    if (tracking.setCookie) c.header('Set-Cookie', tracking.setCookie, { append: true });
     await next();
   });
   api.use('*', requireSameOriginJson());
@@ -56,6 +62,7 @@ export function createApi(app: AppContext) {
   api.route('/', profileRoutes(app));
   api.route('/', geoRoutes(app));
   api.route('/', chatRoutes(app));
+  api.route('/', landerRoutes(app));
 
   api.notFound((c) => jsonError(c, 404, 'not_found', 'error.api_not_found'));
   api.onError((err, c) => {

@@ -7,6 +7,7 @@ import { addProfileRank } from './2026_11_22_1200_add_profile_rank';
 import { createSwipes } from './2026_11_22_1300_create_swipes';
 import { createChat } from './2026_11_23_1000_create_chat';
 import { createPush } from './2026_11_23_1100_create_push';
+import { createLanderFunnel } from './2026_11_23_2000_create_lander_funnel';
 
 /** Every migration, by name; names sort in the order they run. */
 export function allMigrations(dialect: Dialect): Record<string, Migration> {
@@ -18,5 +19,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '2026_11_22_1300_create_swipes': createSwipes,
     '2026_11_23_1000_create_chat': createChat(dialect),
     '2026_11_23_1100_create_push': createPush(dialect),
+    '2026_11_23_2000_create_lander_funnel': createLanderFunnel,
   };
 }
