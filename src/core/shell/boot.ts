@@ -76,6 +76,7 @@ if (dialog) {
     enabled: true,
     loggedIn,
     allowedCountries: (dialog.dataset.countries ?? '').split(',').filter(Boolean),
+    requireKnownCountry: 'requireCountry' in dialog.dataset,
   };
   const open = (country: string | null) => {
     if (!shouldShowEntryWarning({ ...base, country })) return;
@@ -87,7 +88,7 @@ if (dialog) {
     writeStorage(localStorage, DISMISS_KEYS.entryWarning, String(Date.now()));
     dialog.close();
   });
-  if (shouldShowEntryWarning({ ...base, country: null })) {
+  if (shouldShowEntryWarning({ ...base, requireKnownCountry: false, country: null })) {
     if ('country' in dialog.dataset) open(dialog.dataset.country ?? null);
     else {
       fetch('/api/settings.php', { headers: { Accept: 'application/json' } })
@@ -190,9 +191,14 @@ async function openSignup(event: Event) {
   signupModal.showModal();
   if (signupMounted) return;
   signupMounted = true;
+  // A link may name the profile the signup is for (profile landing pages): step 0 then offers the free message.
+  const params = new URLSearchParams(location.search);
+  const target = (event.currentTarget as HTMLElement | null)?.dataset.target;
+  if (target) params.set('target', target);
+  const query = params.toString();
   const [{ mountSignupWizard }, props] = await Promise.all([
     import('../../islands/signup/mount'),
-    fetch(`/api/signup-form.php${location.search}`).then((r) => r.json()),
+    fetch(`/api/signup-form.php${query ? `?${query}` : ''}`).then((r) => r.json()),
   ]);
   mountSignupWizard(document.querySelector('#signup-modal-root') as HTMLElement, props, (busy) => { signupBusy = busy; });
 }
