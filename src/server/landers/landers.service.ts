@@ -56,7 +56,10 @@ export async function landerTeasers(app: AppContext, site: Site, viewer: User | 
   const key = `${site.id}|${country}|${q.gender ?? ''}|${q.min_age ?? ''}|${q.max_age ?? ''}|${q.near ?? ''}|${q.regions ?? ''}|${q.limit}`;
   const now = app.clock.now();
   let cache = caches.get(app);
-  if (!cache) caches.set(app, (cache = new Map()));
+  if (!cache) {
+    cache = new Map();
+    caches.set(app, cache);
+  }
   const hit = cache.get(key);
   if (hit && now - hit.at < LANDER_PROFILES_TTL_MS && hit.at <= now) return hit.value;
   const value = await computeTeasers(app, site, null, q, country);

@@ -1,5 +1,5 @@
 import { type CollectionEntry, getCollection } from 'astro:content';
-import { LOCALES, type Locale } from '../../shared/locales';
+import { LOCALES, type Locale, matchLocale } from '../../shared/locales';
 import type { Site } from '../../shared/site.schema';
 import { DEFAULT_LANDER_SLUG, isLanderType, type LanderType } from '../../shared/tracking';
 import { loadSites } from '../sites/site-registry';
@@ -53,4 +53,9 @@ export async function landerPaths() {
         }),
     ),
   );
+}
+
+/** Share images are drawn once per site and lander, in the site's own language. */
+export function shareImageLocale(site: Site): Locale {
+  return matchLocale(site.domain_language.slice(0, 2)) ?? 'en';
 }
