@@ -102,3 +102,6 @@ export function termsVersionDate(companyAdded: string | null | undefined): Date 
   const added = new Date(companyAdded);
   return Number.isNaN(added.getTime()) || added <= base ? base : added;
 }
+
+/** SPEC §9: the top progress bar on navigation. */
+export const PROGRESS_BAR = { durationMs: 5000, throttleMs: 200, hideDelayMs: 500 } as const;

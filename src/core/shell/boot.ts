@@ -1,4 +1,4 @@
-import { DISMISS_KEYS } from '../../shared/constants';
+import { DISMISS_KEYS, PROGRESS_BAR } from '../../shared/constants';
 import { LOCALE_COOKIE_MAX_AGE_S } from '../../shared/locales';
 import { shouldReloadAfterChunkError, shouldShowBackButton, shouldShowEntryWarning } from './rules';
 
@@ -209,3 +209,23 @@ if (signupModal) {
   signupModal.addEventListener('click', (event) => { if (event.target === signupModal && !signupBusy) signupModal.close(); });
   signupModal.querySelector('[data-close-signup]')?.addEventListener('click', () => { if (!signupBusy) signupModal.close(); });
 }
+
+// Top progress bar while the next page loads (SPEC §9: 5 s to fill, shown after 200 ms, hidden 500 ms after return).
+const progress = document.createElement('div');
+progress.className = 'nav-progress';
+progress.setAttribute('aria-hidden', 'true');
+progress.style.setProperty('--progress-duration', `${PROGRESS_BAR.durationMs}ms`);
+document.body.append(progress);
+let progressTimer: number | undefined;
+document.addEventListener('click', (event) => {
+  const link = (event.target as Element | null)?.closest?.('a[href]') as HTMLAnchorElement | null;
+  if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  if (link.target === '_blank' || link.hasAttribute('download') || link.origin !== location.origin) return;
+  if (link.pathname === location.pathname && link.search === location.search) return;
+  clearTimeout(progressTimer);
+  progressTimer = window.setTimeout(() => progress.classList.add('is-active'), PROGRESS_BAR.throttleMs);
+});
+window.addEventListener('pageshow', () => {
+  clearTimeout(progressTimer);
+  if (progress.classList.contains('is-active')) window.setTimeout(() => progress.classList.remove('is-active'), PROGRESS_BAR.hideDelayMs);
+});

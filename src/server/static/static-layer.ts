@@ -35,6 +35,8 @@ interface Asset {
 }
 
 const PAGE_SET = new Set<string>(STATIC_PAGES);
+/** Editor-defined page tokens (content/pages/<locale>/<token>.md). */
+const PAGE_TOKEN = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const SESSION_COOKIE = 'kd_session';
 const HSTS = { 'Strict-Transport-Security': baseSecurityHeaders(true)['Strict-Transport-Security'] };
 
@@ -136,8 +138,9 @@ export class StaticLayer {
     let page: string;
     if (parts.length === 0) page = 'index';
     else if (parts.length === 1 && isLocale(parts[0]) && pathname.endsWith('/')) [locale, page] = [parts[0], 'index'];
-    else if (parts.length === 1 && PAGE_SET.has(parts[0])) page = parts[0];
-    else if (parts.length === 2 && isLocale(parts[0]) && PAGE_SET.has(parts[1])) [locale, page] = [parts[0], parts[1]];
+    // Spec pages and editor-defined `{token}` pages (an unknown token has no file: the 404 page answers).
+    else if (parts.length === 1 && (PAGE_SET.has(parts[0]) || PAGE_TOKEN.test(parts[0]))) page = parts[0];
+    else if (parts.length === 2 && isLocale(parts[0]) && (PAGE_SET.has(parts[1]) || PAGE_TOKEN.test(parts[1]))) [locale, page] = [parts[0], parts[1]];
     else {
       // Landers: /landers/<type>[/<slug>][/og.png] and the same under /<locale>/.
       const lander = landerFile(parts);
