@@ -65,6 +65,8 @@ export const SiteSchema = v.object({
   visible_profile_fields: v.array(v.string()),
   visible_profile_notes: v.optional(v.array(v.string()), []),
   search_fields: v.array(v.string()),
+  /** SPEC §1: the US footer variant (age statement, privacy choices link), shown for locale en only. */
+  us_footer: v.optional(v.boolean(), false),
 });
 export type SiteInput = v.InferOutput<typeof SiteSchema>;
 export type Company = v.InferOutput<typeof CompanySchema>;
