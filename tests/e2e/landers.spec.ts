@@ -115,3 +115,19 @@ test.describe('profile landing pages', () => {
     expect((await page.goto(onHost('gay.localhost', `/members/${other}/landing2/men`)))?.status()).toBe(200);
   });
 });
+
+test('live cam cards are marked and link to the partner (site flag)', async ({ page }) => {
+  await skipEntryWarning(page);
+  await page.goto('/members');
+  const card = page.locator('[data-live-cam]');
+  await expect(card).toHaveCount(1);
+  await expect(card).toContainText(tr('en', 'livecam.badge'));
+  const link = card.getByRole('link', { name: tr('en', 'livecam.title') });
+  await expect(link).toHaveAttribute('href', 'https://cams.partner.example/?aff=kindred');
+  await expect(link).toHaveAttribute('rel', /sponsored/);
+  // The US footer variant shows for locale en on a site that enables it.
+  await expect(page.getByText(tr('en', 'footer.us_age_statement').replace('{{site}}', 'Kindred'))).toBeVisible();
+  // Other sites have neither.
+  await page.goto(onHost('gay.localhost', '/members?network=x'));
+  await expect(page.locator('[data-live-cam]')).toHaveCount(0);
+});
