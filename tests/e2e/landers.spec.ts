@@ -128,6 +128,7 @@ test('live cam cards are marked and link to the partner (site flag)', async ({ p
   // The US footer variant shows for locale en on a site that enables it.
   await expect(page.getByText(tr('en', 'footer.us_age_statement').replace('{{site}}', 'Kindred'))).toBeVisible();
   // Other sites have neither.
-  await page.goto(onHost('gay.localhost', '/members?network=x'));
+  await page.goto(onHost('rijpe.localhost', '/members?network=x'));
+  await expect(page.locator('.profile-card').first()).toBeVisible();
   await expect(page.locator('[data-live-cam]')).toHaveCount(0);
 });
