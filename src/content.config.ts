@@ -16,4 +16,29 @@ const sites = defineCollection({
   } },
 });
 
-export const collections = { pages, sites };
+/**
+ * Landers: content/landers/<locale>/<type>/<slug>.md (slug `default` when the URL has none).
+ * Editors: see content/landers/README.md.
+ */
+const landers = defineCollection({
+  loader: glob({ pattern: '*/*/*.md', base: './content/landers' }),
+  schema: z.object({
+    title: z.string().min(1).max(70),
+    description: z.string().min(1).max(200),
+    headline: z.string().min(1).max(90),
+    cta: z.string().min(1).max(40),
+    filter: z.object({
+      gender: z.enum(['male', 'female']).optional(),
+      min_age: z.number().int().min(18).max(99).optional(),
+      max_age: z.number().int().min(18).max(99).optional(),
+    }).strict().refine((f) => f.min_age === undefined || f.max_age === undefined || f.min_age <= f.max_age, 'min_age must not exceed max_age').default({}),
+    /** Only built on sites of these niches (1–7); every site when absent. */
+    niches: z.array(z.number().int().min(1).max(7)).optional(),
+    benefits: z.array(z.object({ icon: z.enum(['gift', 'lock', 'pin', 'chat', 'heart', 'star']), title: z.string().max(40), text: z.string().max(140) })).max(6).optional(),
+    /** Video lander: a muted looping clip under public/ (or an https URL) and its poster image. */
+    video: z.string().regex(/^(\/|https:\/\/)/).optional(),
+    poster: z.string().regex(/^(\/|https:\/\/)/).optional(),
+  }).strict(),
+});
+
+export const collections = { pages, sites, landers };

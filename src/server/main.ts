@@ -17,6 +17,7 @@ import { type AccountsDeps, describeUser, eraseExpiredAccounts, memberForSession
 import { AUTH_COOKIE } from './api/session';
 import { parseCookies } from './context/request-context';
 import { StaticLayer } from './static/static-layer';
+import { keepVisitTracking } from './tracking/tracking.service';
 import { createUploadHandler } from './static/uploads';
 import { NOT_FOUND, pageRequestProblem, REQUEST_ERROR_PATH } from './pages/request-guard';
 import { preloadGeocoder } from './geo/geocode.service';
@@ -80,8 +81,10 @@ export async function startServer(config: Config = readConfig(), overrides: Part
       res.writeHead(421, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...headersBySecurity.false });
       return void res.end('Misdirected request: unknown host');
     }
-    if (staticLayer.handle(req, res, endpoint)) return;
     const url = req.url ?? '/';
+    // Tracking params (network, ref, sub1–3) and landers are kept for the visit in a first-party cookie.
+    if (!url.startsWith('/api/')) keepVisitTracking(req, res, endpoint.scheme === 'https' || app.sites.origin(app.sites.forHost(endpoint.host)).startsWith('https:'));
+    if (staticLayer.handle(req, res, endpoint)) return;
     if (url.startsWith('/api/') || url === '/api') {
       for (const [name, value] of Object.entries(headersBySecurity[String(endpoint.scheme === 'https' || app.sites.origin(app.sites.forHost(endpoint.host)).startsWith('https:')) as 'true']))
         res.setHeader(name, value);

@@ -123,3 +123,5 @@ export const ABUSE_LIMITS = {
   upload_hour: { points: 30, seconds: 3_600 },
 } as const;
 export type AbuseLimitName = keyof typeof ABUSE_LIMITS;
+/** SPEC §9: the top progress bar on navigation. */
+export const PROGRESS_BAR = { durationMs: 5000, throttleMs: 200, hideDelayMs: 500 } as const;

@@ -113,6 +113,14 @@ export const SiteSchema = v.object({
   visible_profile_notes: v.optional(v.array(v.string()), []),
   search_fields: v.array(v.string()),
   payments: PaymentsConfigSchema,
+  /** SPEC §1: the US footer variant (age statement, privacy choices link), shown for locale en only. */
+  us_footer: v.optional(v.boolean(), false),
+  /** SPEC §1: live cam profile cards in the member search, marked as such, linking to this partner (https). */
+  live_cams: v.optional(v.object({
+    partner_url: v.pipe(v.string(), v.url(), v.startsWith('https://')),
+    /** The card follows this many results (or ends a shorter page). */
+    after: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(24)), 6),
+  })),
 });
 export type SiteInput = v.InferOutput<typeof SiteSchema>;
 export type Company = v.InferOutput<typeof CompanySchema>;

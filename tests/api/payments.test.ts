@@ -128,6 +128,8 @@ for (const dialect of DIALECTS) {
     describe('checkout and the webhook', () => {
       it('buys a bundle with iDEAL and a bank: completed, credits once, premium, a receipt', async () => {
         const m = await oldMember();
+        // The member came through a lander: the first purchase counts in its funnel (once).
+        await t.app.db.db.updateTable('users').set({ tracking: JSON.stringify({ network: 'adnet', lander: 'gallery', slug: 'default' }) }).where('id', '=', m.userId).execute();
         const created = await start(m, { bundle: B2.id, issuer: 'ideal_INGBNL2A' });
         expect(created.checkout_url).toContain('/api/local-mollie/checkout/tr_');
         expect((await status(m, created.payment_id)).view).toBe('loading');
@@ -146,6 +148,9 @@ for (const dialect of DIALECTS) {
         const receipt = (await json<TransactionResponse>(req(`/api/transactions.php?id=${created.payment_id}`, as(m.cookie)))).receipt;
         expect(receipt.company).toMatchObject({ name: 'Kindred Media B.V.', kvk: '81234567', vat_number: 'NL862345678B01' });
         expect(receipt.payment).toMatchObject({ amount: B2.eur, vat_rate: 21, vat_amount: 1388, net_amount: B2.eur - 1388, method: 'ideal', issuer: 'ideal_INGBNL2A' });
+        await completeLocalCheckout(created.checkout_url, 'paid').catch(() => undefined);
+        const funnel = await t.app.db.db.selectFrom('lander_funnel').select('first_purchases').where('lander', '=', 'gallery').where('network', '=', 'adnet').execute();
+        expect(funnel.map((f) => f.first_purchases)).toEqual([1]);
       });
 
       it('tells every open tab the new balance and premium status over SSE when the payment completes', async () => {

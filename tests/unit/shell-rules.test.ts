@@ -14,6 +14,12 @@ describe('site-entry warning', () => {
     ['country not allowed', { country: 'US' }],
   ])('stays hidden when %s', (_label, change) => expect(shouldShowEntryWarning({ ...base, ...change })).toBe(false));
   it('shows when the country is unknown', () => expect(shouldShowEntryWarning({ ...base, country: null })).toBe(true));
+  it('on Chat and Lander layouts shows only for a known country of the list', () => {
+    const layout = { ...base, allowedCountries: ['NL', 'DE'], requireKnownCountry: true };
+    expect(shouldShowEntryWarning({ ...layout, country: null })).toBe(false);
+    expect(shouldShowEntryWarning({ ...layout, country: 'BE' })).toBe(false);
+    expect(shouldShowEntryWarning({ ...layout, country: 'DE' })).toBe(true);
+  });
 });
 
 describe('navigation rules', () => {

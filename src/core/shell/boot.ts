@@ -1,4 +1,4 @@
-import { DISMISS_KEYS } from '../../shared/constants';
+import { DISMISS_KEYS, PROGRESS_BAR } from '../../shared/constants';
 import { LOCALE_COOKIE_MAX_AGE_S } from '../../shared/locales';
 import { shouldReloadAfterChunkError, shouldShowBackButton, shouldShowEntryWarning } from './rules';
 
@@ -82,6 +82,7 @@ if (dialog) {
     enabled: true,
     loggedIn,
     allowedCountries: (dialog.dataset.countries ?? '').split(',').filter(Boolean),
+    requireKnownCountry: 'requireCountry' in dialog.dataset,
   };
   const open = (country: string | null) => {
     if (!shouldShowEntryWarning({ ...base, country })) return;
@@ -93,7 +94,7 @@ if (dialog) {
     writeStorage(localStorage, DISMISS_KEYS.entryWarning, String(Date.now()));
     dialog.close();
   });
-  if (shouldShowEntryWarning({ ...base, country: null })) {
+  if (shouldShowEntryWarning({ ...base, requireKnownCountry: false, country: null })) {
     if ('country' in dialog.dataset) open(dialog.dataset.country ?? null);
     else {
       fetch('/api/settings.php', { headers: { Accept: 'application/json' } })
@@ -196,9 +197,14 @@ async function openSignup(event: Event) {
   signupModal.showModal();
   if (signupMounted) return;
   signupMounted = true;
+  // A link may name the profile the signup is for (profile landing pages): step 0 then offers the free message.
+  const params = new URLSearchParams(location.search);
+  const target = (event.currentTarget as HTMLElement | null)?.dataset.target;
+  if (target) params.set('target', target);
+  const query = params.toString();
   const [{ mountSignupWizard }, props] = await Promise.all([
     import('../../islands/signup/mount'),
-    fetch(`/api/signup-form.php${location.search}`).then((r) => r.json()),
+    fetch(`/api/signup-form.php${query ? `?${query}` : ''}`).then((r) => r.json()),
   ]);
   mountSignupWizard(document.querySelector('#signup-modal-root') as HTMLElement, props, (busy) => { signupBusy = busy; });
 }
@@ -209,3 +215,23 @@ if (signupModal) {
   signupModal.addEventListener('click', (event) => { if (event.target === signupModal && !signupBusy) signupModal.close(); });
   signupModal.querySelector('[data-close-signup]')?.addEventListener('click', () => { if (!signupBusy) signupModal.close(); });
 }
+
+// Top progress bar while the next page loads (SPEC §9: 5 s to fill, shown after 200 ms, hidden 500 ms after return).
+const progress = document.createElement('div');
+progress.className = 'nav-progress';
+progress.setAttribute('aria-hidden', 'true');
+progress.style.setProperty('--progress-duration', `${PROGRESS_BAR.durationMs}ms`);
+document.body.append(progress);
+let progressTimer: number | undefined;
+document.addEventListener('click', (event) => {
+  const link = (event.target as Element | null)?.closest?.('a[href]') as HTMLAnchorElement | null;
+  if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  if (link.target === '_blank' || link.hasAttribute('download') || link.origin !== location.origin) return;
+  if (link.pathname === location.pathname && link.search === location.search) return;
+  clearTimeout(progressTimer);
+  progressTimer = window.setTimeout(() => progress.classList.add('is-active'), PROGRESS_BAR.throttleMs);
+});
+window.addEventListener('pageshow', () => {
+  clearTimeout(progressTimer);
+  if (progress.classList.contains('is-active')) window.setTimeout(() => progress.classList.remove('is-active'), PROGRESS_BAR.hideDelayMs);
+});

@@ -8,12 +8,16 @@ export interface EntryWarningInput {
   /** Visitor country; null when unknown (then the warning shows, to be safe). */
   country: string | null;
   allowedCountries: readonly string[];
+  /** Chat and Lander layouts: an unknown country does not show it. */
+  requireKnownCountry?: boolean;
 }
 
 /** SPEC §2: shown once unless installed app, dismissed, disabled, logged in, or country not in the list. */
 export function shouldShowEntryWarning(input: EntryWarningInput): boolean {
   if (input.standalone || input.dismissed || !input.enabled || input.loggedIn) return false;
   if (input.country && !input.allowedCountries.includes(input.country)) return false;
+  // Chat and Lander layouts (SPEC §9): only for a known country of the list, never for an unknown one.
+  if (input.requireKnownCountry && !input.country) return false;
   return true;
 }
 

@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import * as actions from '../../core/accounts/actions';
 import { ApiError } from '../../core/api/client';
 import { $user, setInitialUser } from '../../core/session/store';
+import { showToast } from '../../core/toast/toast.store';
 import { NOTIFICATION_TYPES } from '../../shared/accounts.contract';
 import type { SessionUser } from '../../shared/user.contract';
 import { Field } from '../shared/Field';
@@ -36,6 +37,14 @@ export function SettingsPanel(props: Props) {
     } catch (err) {
       setPrefsStatus({ ok: false, text: message(err, t('error.try_later')) });
     }
+  }
+
+  // Invisible mode has no status line of its own: the outcome shows as a toast (it used to fail silently).
+  function toggleInvisible(value: boolean) {
+    actions.saveSettings({ invisible: value }).then(
+      () => showToast({ text: t('settings.saved'), tone: 'success' }),
+      (err) => showToast({ text: message(err, t('error.try_later')), tone: 'error', action: { label: t('common.try_again'), run: () => toggleInvisible(value) } }),
+    );
   }
 
   /** Runs a form's action and reports the outcome in that form's status line. */
@@ -95,7 +104,7 @@ export function SettingsPanel(props: Props) {
         <h2 id="s-privacy">{t('settings.privacy_title')}</h2>
         <label className="switch-row">
           <span><strong>{t('settings.invisible')}</strong><br /><span className="field-hint">{t('settings.invisible_text')}</span></span>
-          <input type="checkbox" checked={user.invisible} onChange={(e) => actions.saveSettings({ invisible: e.target.checked }).catch(() => undefined)} />
+          <input type="checkbox" checked={user.invisible} onChange={(e) => toggleInvisible(e.target.checked)} />
         </label>
         <p><a href="/api/export.php" download>{t('settings.download_data')}</a></p>
       </section>

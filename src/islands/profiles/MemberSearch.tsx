@@ -21,6 +21,8 @@ interface Props extends IslandI18n {
   regions: Record<string, { code: string; name: string }[]>;
   fictional: { icon: string; singular: string };
   member: boolean;
+  /** Live cam partner card (site flag `live_cams`), or null. */
+  liveCam?: { url: string; after: number } | null;
 }
 
 type Draft = Record<SearchFilter, string>;
@@ -167,7 +169,11 @@ export function MemberSearch(props: Props) {
       <p className="result-count" role="status" ref={countRef}>
         {loading ? t('common.loading') : numResults > 0 ? t('search.results', { count: numResults }) : t('search.none')}
       </p>
-      <ul className="profile-grid" role="list" aria-busy={loading}>{page.results.map(card)}</ul>
+      <ul className="profile-grid" role="list" aria-busy={loading}>
+        {page.results.slice(0, props.liveCam?.after ?? page.results.length).map(card)}
+        {props.liveCam && page.results.length > 0 && <LiveCamCard url={props.liveCam.url} t={t} />}
+        {props.liveCam && page.results.slice(props.liveCam.after).map(card)}
+      </ul>
       {page.pageCount > 1 && (
         <nav className="pager" aria-label={t('search.pages')}>
           {page.pageNumber > 1 && (
@@ -197,6 +203,24 @@ interface CardProps {
   member: boolean;
   liked: boolean;
   onLike(profile: ProfileCard): void;
+}
+
+/** A live cam partner card: clearly marked, opens the partner's site in a new tab (sponsored link). */
+function LiveCamCard({ url, t }: { url: string; t: TFunction }) {
+  return (
+    <li className="profile-card live-cam-card" data-live-cam>
+      {/* biome-ignore lint/a11y/useAnchorContent: the title link below is the accessible one; the picture repeats it for pointers */}
+      <a href={url} target="_blank" rel="sponsored noopener noreferrer" tabIndex={-1} aria-hidden="true">
+        <img src="/landers/video-poster.svg" alt="" width="320" height="320" loading="lazy" decoding="async" />
+      </a>
+      <span className="live-cam-badge">{t('livecam.badge')}</span>
+      <div className="card-body">
+        <p className="card-title"><a href={url} target="_blank" rel="sponsored noopener noreferrer">{t('livecam.title')}</a></p>
+        <p className="card-meta">{t('livecam.text')}</p>
+        <a className="btn btn-outline card-like" href={url} target="_blank" rel="sponsored noopener noreferrer">{t('livecam.cta')}</a>
+      </div>
+    </li>
+  );
 }
 
 /** One result: photo, name (with the fictional icon), age and city, and a like button (visitors: sign up). */

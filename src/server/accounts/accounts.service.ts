@@ -1,4 +1,6 @@
 import * as v from 'valibot';
+import { recordAccountFunnelStep, recordFunnelStep } from '../landers/funnel.service';
+import type { Tracking } from '../../shared/tracking';
 import {
   type NotificationType, NOTIFICATION_TYPES, type SignupInput,
 } from '../../shared/accounts.contract';
@@ -113,7 +115,7 @@ export async function describeUser(deps: AccountsDeps, site: Site, user: User, e
 }
 
 /** Step 0 of the wizard: creates an unconfirmed account with a disabled profile, logs it in and mails the activation link. */
-export async function signup(deps: AccountsDeps, caller: Caller, input: SignupInput): Promise<{ user: User; token: string }> {
+export async function signup(deps: AccountsDeps, caller: Caller, input: SignupInput & { tracking?: Tracking }): Promise<{ user: User; token: string }> {
   const { app } = deps;
   const db = app.db.db;
   const now = app.clock.now();
@@ -143,7 +145,7 @@ export async function signup(deps: AccountsDeps, caller: Caller, input: SignupIn
       .values({
         site_id: site.id, email: input.email.trim(), email_normalized: email, password_hash: passwordHash, status: 'not_confirmed',
         role: 'member', credits: 0, paid_user: 0, language, email_prefs: JSON.stringify(allOn()), push_prefs: JSON.stringify(allOn()),
-        tracking: input.tracking ? JSON.stringify(input.tracking) : null, signup_message: input.signup_message || null,
+        tracking: input.tracking && Object.keys(input.tracking).length > 0 ? JSON.stringify(input.tracking) : null, signup_message: input.signup_message || null,
         target_profile_id: target, api_signup: 0, created_at: now, confirmed_at: null, deleted_at: null, erased_at: null,
       })
       .returningAll()
@@ -161,6 +163,7 @@ export async function signup(deps: AccountsDeps, caller: Caller, input: SignupIn
     return created;
   });
   const token = await repo.createSession(db, user.id, now, SESSION_TTL_MS, caller.userAgent ?? null);
+  await recordFunnelStep(db, site.id, input.tracking ?? {}, 'accounts_created');
   if (target !== null && input.signup_message?.trim()) {
     // The wizard's free message goes to the profile the visitor came for; its partner can reply once
     // the new member confirms the e-mail address. A refused message never fails the signup.
@@ -203,6 +206,7 @@ export async function activate(deps: AccountsDeps, site: Site, token: string): P
     if (user.status !== 'confirmed') {
       await trx.updateTable('users').set({ status: 'confirmed', confirmed_at: now }).where('id', '=', user.id).execute();
       await trx.updateTable('profiles').set({ status: 'active' }).where('user_id', '=', user.id).where('status', '=', 'disabled').execute();
+      await recordAccountFunnelStep(trx, site.id, user, 'activated');
       await trx.insertInto('notifications').values({ user_id: user.id, type: 'welcome', payload: JSON.stringify({ site: site.name, credits: site.signup_credits }), created_at: now, read_at: null }).execute();
     }
     if (site.signup_credits > 0) {

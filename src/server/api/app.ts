@@ -12,7 +12,9 @@ import { profileRoutes } from './routes/profile.routes';
 import { geoRoutes } from './routes/geo.routes';
 import { chatRoutes } from './routes/chat.routes';
 import { paymentRoutes } from './routes/payments.routes';
+import { landerRoutes } from './routes/lander.routes';
 import { sessionMiddleware } from './session';
+import { visitTracking } from '../tracking/tracking.service';
 import { IMAGE_UPLOAD_PATHS, requireSameOriginJson } from './security';
 import type { ApiEnv } from './types';
 
@@ -37,6 +39,10 @@ export function createApi(app: AppContext) {
     c.set('ip', ctx.ip ?? (incoming ? null : (c.req.header('x-test-ip') ?? null)));
     c.set('t', getT(ctx.locale));
     c.header('Cache-Control', 'no-store');
+    // Tracking params passed along to the API (settings, search) keep the visit's source like a page URL does.
+    const tracking = visitTracking(new URL(c.req.url), c.req.header('cookie'), ctx.secure);
+    c.set('tracking', tracking.tracking);
+    if (tracking.setCookie) c.header('Set-Cookie', tracking.setCookie, { append: true });
     await next();
   });
   api.use('*', requireSameOriginJson());
@@ -58,6 +64,7 @@ export function createApi(app: AppContext) {
   api.route('/', geoRoutes(app));
   api.route('/', chatRoutes(app));
   api.route('/', paymentRoutes(app));
+  api.route('/', landerRoutes(app));
 
   api.notFound((c) => jsonError(c, 404, 'not_found', 'error.api_not_found'));
   api.onError((err, c) => {

@@ -332,7 +332,23 @@ export interface LocalMollieObjectTable {
   created_at: number;
 }
 
+/** Lander funnel counters per site × lander × slug × network ('' when the visit had none). */
+export interface LanderFunnelTable {
+  site_id: string;
+  lander: string;
+  slug: string;
+  network: string;
+  views: Generated<number>;
+  signups_started: Generated<number>;
+  accounts_created: Generated<number>;
+  activated: Generated<number>;
+  first_purchases: Generated<number>;
+  bounces: Generated<number>;
+}
+export type LanderFunnelStep = 'views' | 'signups_started' | 'accounts_created' | 'activated' | 'first_purchases' | 'bounces';
+
 export interface Database {
+  lander_funnel: LanderFunnelTable;
   payments: PaymentTable;
   discount_codes: DiscountCodeTable;
   discount_redemptions: DiscountRedemptionTable;

@@ -5,6 +5,7 @@ export const PAGE_FORM_MAX_BYTES = 64 * 1024;
 const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
 // Control characters (CR, LF, NUL …) have no place in a path. (Query values are the pages' own
 // business: `next` goes through safeNextPath, which drops them.)
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** Why a page request cannot be answered normally: its status and the catalog key of its message. */

@@ -7,25 +7,17 @@ import {
 } from '../../shared/profile-options';
 import type { Site } from '../../shared/site.schema';
 import { trackingNetwork } from '../sites/settings.service';
+import { TRACKING_PARAMS, type Tracking } from '../../shared/tracking';
 import countries from 'i18n-iso-countries';
 import type { SignupWizardProps } from '../../islands/signup/SignupWizard';
 
-const TRACKING_KEYS = ['network', 'ref', 'sub1', 'sub2', 'sub3'] as const;
 export const SIGNUP_MESSAGE_PREFIXES = ['signup.', 'auth.', 'option.', 'activation.', 'photos.', 'common.', 'error.', 'footer.terms', 'footer.privacy', 'nav.login', 'home.cta_login'];
 
-/** Tracking data (network, ref, sub1–3) from the landing URL. */
-export function trackingFrom(url: URL): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const key of TRACKING_KEYS) {
-    const value = url.searchParams.get(key);
-    if (value && value.length <= 128) out[key] = value;
-  }
-  return out;
-}
 
 /** Everything the signup wizard needs, decided on the server. */
-export function signupWizardProps(site: Site, locale: Locale, url: URL, target: { id: number; name: string } | null = null): SignupWizardProps {
-  const tracking = trackingFrom(url);
+export function signupWizardProps(site: Site, locale: Locale, visit: Tracking, target: { id: number; name: string } | null = null): SignupWizardProps {
+  // The wizard posts the traffic source back; the lander itself stays in the cookie (read again at signup).
+  const tracking = Object.fromEntries(TRACKING_PARAMS.filter((k) => visit[k]).map((k) => [k, visit[k] as string]));
   const names = countries.getNames(locale === 'nb' ? 'no' : locale, { select: 'official' });
   return {
     locale,

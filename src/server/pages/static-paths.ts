@@ -31,3 +31,20 @@ export function staticPagePaths() {
     STATIC_PAGES.map((page) => ({ params: { ...params, page }, props: { ...props, page } })),
   );
 }
+
+/** Editor-defined extra pages (SPEC §2 `{token}`): content/pages/en/<token>.md beyond the spec's pages. */
+export const PAGE_TOKEN = /^[a-z0-9][a-z0-9-]{0,63}$/;
+export async function extraPageTokens(): Promise<string[]> {
+  const { getCollection } = await import('astro:content');
+  const spec = new Set<string>(['index', ...STATIC_PAGES]);
+  return (await getCollection('pages'))
+    .map((e) => e.id.split('/'))
+    .filter(([locale, token]) => locale === 'en' && PAGE_TOKEN.test(token) && !spec.has(token))
+    .map(([, token]) => token);
+}
+
+/** Every site × locale × extra page. */
+export async function extraPagePaths() {
+  const tokens = await extraPageTokens();
+  return siteLocalePaths().flatMap(({ params, props }) => tokens.map((page) => ({ params: { ...params, page }, props: { ...props, page } })));
+}

@@ -11,6 +11,7 @@ import { applyCredits } from '../credits/ledger';
 import type { PaymentRow, User } from '../db/schema';
 import { type ActiveDiscount, activeDiscountFor, discountFits } from '../discounts/discounts.service';
 import { recordRedemption } from '../discounts/discounts.repository';
+import { recordAccountFunnelStep } from '../landers/funnel.service';
 import type { BusEvent } from '../events/bus';
 import { recordEvents } from '../events/events.service';
 import { RuleError } from '../rule-error';
@@ -281,6 +282,9 @@ export async function applyProviderPayment(app: AppContext, rowId: number, p: Pr
       Object.assign(patch, { status: 'paid', paid_at: now, mandate_id: p.mandateId ?? row.mandate_id, customer_id: p.customerId ?? row.customer_id });
       await repo.lockBalance(trx, dialect, row.user_id);
       balance = await applyCredits(trx, { userId: row.user_id, delta: row.credits, reason: 'purchase', key: `payment:${row.id}`, now });
+      const buyer = await trx.selectFrom('users').select(['paid_user', 'tracking']).where('id', '=', row.user_id).executeTakeFirstOrThrow();
+      // The first paid bundle makes the member premium (SPEC §4) and counts as the lander funnel's first purchase.
+      if (!buyer.paid_user) await recordAccountFunnelStep(trx, row.site_id, buyer, 'first_purchases');
       await trx.updateTable('users').set({ paid_user: 1 }).where('id', '=', row.user_id).execute();
       paidUser = true;
       if (row.discount_id !== null) await recordRedemption(trx, row.discount_id, row.user_id, row.id, now);

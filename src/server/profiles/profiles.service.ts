@@ -18,7 +18,7 @@ const DAY = 86_400_000;
 export class ProfileRuleError extends RuleError {}
 
 /** YYYY-MM-DD of the day someone turning `years` today was born. */
-function birthDateForAge(now: number, years: number): string {
+export function birthDateForAge(now: number, years: number): string {
   const d = new Date(now);
   d.setUTCFullYear(d.getUTCFullYear() - years);
   return d.toISOString().slice(0, 10);
@@ -32,7 +32,7 @@ export async function profileIdOf(db: Kysely<Database>, user: User | null): Prom
 }
 
 /** Profiles that may appear to this viewer: active, visible, on the site, not blocked either way, not the viewer. */
-function visibleTo(eb: ExpressionBuilder<Database, 'profiles'>, siteId: string, viewerProfileId: number | null) {
+export function visibleTo(eb: ExpressionBuilder<Database, 'profiles'>, siteId: string, viewerProfileId: number | null) {
   const conditions = [
     eb('profiles.site_id', '=', siteId),
     eb('profiles.status', '=', 'active'),

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { STATIC_PAGES } from '../../shared/constants';
+import { DEFAULT_LANDER_SLUG, isLanderSlug, isLanderType } from '../../shared/tracking';
 import { isLocale, LOCALE_COOKIE, type Locale } from '../../shared/locales';
 import { type ContextOptions, parseCookies, type RequestEndpoint, requestEndpoint, resolveLocale } from '../context/request-context';
 import { baseSecurityHeaders, contentSecurityPolicy, inlineScriptHashes, NON_HTML_CSP, SERVICE_WORKER_CSP } from '../security-headers';
@@ -34,6 +35,8 @@ interface Asset {
 }
 
 const PAGE_SET = new Set<string>(STATIC_PAGES);
+/** Editor-defined page tokens (content/pages/<locale>/<token>.md). */
+const PAGE_TOKEN = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const SESSION_COOKIE = 'kd_session';
 const HSTS = { 'Strict-Transport-Security': baseSecurityHeaders(true)['Strict-Transport-Security'] };
 
@@ -47,6 +50,22 @@ function walk(dir: string, prefix = ''): string[] {
     const full = path.join(dir, name);
     return statSync(full).isDirectory() ? walk(full, `${prefix}/${name}`) : [`${prefix}/${name}`];
   });
+}
+
+/**
+ * Lander URL parts → locale (null: negotiate) and build path below the locale (`landers/<type>/<slug>`, or its
+ * `…/og.png` share image). Null when the parts are no lander URL; an unknown type or slug has no file, so 404.
+ */
+function landerFile(parts: string[]): { locale: Locale | null; page: string } | null {
+  let locale: Locale | null = null;
+  let rest = parts;
+  if (isLocale(parts[0])) [locale, rest] = [parts[0], parts.slice(1)];
+  if (rest[0] !== 'landers' || !isLanderType(rest[1])) return null;
+  const og = rest[rest.length - 1] === 'og.png';
+  const tail = og ? rest.slice(2, -1) : rest.slice(2);
+  if (tail.length > 1 || (tail.length === 1 && !isLanderSlug(tail[0]))) return null;
+  const slug = tail[0] ?? DEFAULT_LANDER_SLUG;
+  return { locale, page: `landers/${rest[1]}/${slug}${og ? '/og.png' : ''}` };
 }
 
 function pickEncoding(accept: string | undefined): Encoding {
@@ -122,14 +141,21 @@ export class StaticLayer {
     let page: string;
     if (parts.length === 0) page = 'index';
     else if (parts.length === 1 && isLocale(parts[0]) && pathname.endsWith('/')) [locale, page] = [parts[0], 'index'];
-    else if (parts.length === 1 && PAGE_SET.has(parts[0])) page = parts[0];
-    else if (parts.length === 2 && isLocale(parts[0]) && PAGE_SET.has(parts[1])) [locale, page] = [parts[0], parts[1]];
-    else return null;
+    // Spec pages and editor-defined `{token}` pages (an unknown token has no file: the 404 page answers).
+    else if (parts.length === 1 && (PAGE_SET.has(parts[0]) || PAGE_TOKEN.test(parts[0]))) page = parts[0];
+    else if (parts.length === 2 && isLocale(parts[0]) && (PAGE_SET.has(parts[1]) || PAGE_TOKEN.test(parts[1]))) [locale, page] = [parts[0], parts[1]];
+    else {
+      // Landers: /landers/<type>[/<slug>][/og.png] and the same under /<locale>/.
+      const lander = landerFile(parts);
+      if (!lander) return null;
+      [locale, page] = [lander.locale, lander.page];
+    }
     const negotiated = locale === null;
     if (!locale) {
       const cookies = parseCookies(cookieHeader);
       locale = resolveLocale({ cookieLocale: cookies[LOCALE_COOKIE], domainLanguage: site.domain_language, acceptLanguage }).locale;
     }
+    if (page.endsWith('.png')) return { file: `${base}/${locale}/${page}`, negotiated };
     return { file: page === 'index' ? `${base}/${locale}/index.html` : `${base}/${locale}/${page}/index.html`, negotiated };
   }
 
@@ -148,8 +174,8 @@ export class StaticLayer {
     let negotiated = false;
     if (!pathname.startsWith(INTERNAL_PREFIX)) asset = this.assets.get(pathname);
     if (!asset) {
-      // Members get pages rendered on request, with their own navigation.
-      if (req.headers.cookie?.includes(`${SESSION_COOKIE}=`)) return false;
+      // Members get pages rendered on request, with their own navigation (landers are the same for everyone).
+      if (req.headers.cookie?.includes(`${SESSION_COOKIE}=`) && !pathname.includes('/landers/')) return false;
       const mapped = this.resolvePath(pathname, endpoint.host ?? undefined, req.headers.cookie, req.headers['accept-language']);
       if (!mapped) return false;
       asset = this.assets.get(mapped.file);

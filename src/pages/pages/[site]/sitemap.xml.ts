@@ -1,4 +1,5 @@
 import type { APIRoute } from 'astro';
+import { landerAlternates, landersOfSite } from '../../../server/pages/lander-paths';
 import { alternatesFor } from '../../../server/pages/static-paths';
 import { loadSites } from '../../../server/sites/site-registry';
 import { STATIC_PAGES } from '../../../shared/constants';
@@ -10,11 +11,11 @@ export function getStaticPaths() {
   return loadSites().map((site) => ({ params: { site: site.id }, props: { site } }));
 }
 
-/** One sitemap per site: every static page in every locale, with hreflang alternates. */
-export const GET: APIRoute = ({ props }) => {
+/** One sitemap per site: every static page and lander in every locale, with hreflang alternates. */
+export const GET: APIRoute = async ({ props }) => {
   const site = (props as { site: Site }).site;
-  const urls = ['index', ...STATIC_PAGES].flatMap((page) => {
-    const { alternates } = alternatesFor(site, page);
+  const landers = (await landersOfSite(site)).map((l) => landerAlternates(site, l.type, l.slug));
+  const urls = [...['index', ...STATIC_PAGES].map((page) => alternatesFor(site, page)), ...landers].flatMap(({ alternates }) => {
     const links = alternates.map((a) => `<xhtml:link rel="alternate" hreflang="${LOCALE_TAGS[a.locale]}" href="${a.href}"/>`).join('');
     return alternates.map((a) => `<url><loc>${a.href}</loc>${links}</url>`);
   });

@@ -87,7 +87,9 @@ export function accountRoutes(app: AppContext) {
 
   routes.post('/signup.php', async (c) => {
     if (c.var.user) return jsonError(c, 409, 'already_logged_in', 'error.invalid_input');
-    return handler({ member: false, schema: SignupSchema(now) }, async (c, body) => startSession(c, await accounts.signup(deps, callerOf(c), body)))(c);
+    // The visit's tracking (kept in its cookie since the landing page) completes what the wizard sends.
+    return handler({ member: false, schema: SignupSchema(now) }, async (c, body) =>
+      startSession(c, await accounts.signup(deps, callerOf(c), { ...body, tracking: { ...c.var.tracking, ...body.tracking } })))(c);
   });
 
   // E-mailed link: confirms and sends the browser on to the result page.

@@ -8,6 +8,7 @@ import * as profiles from '../../profiles/profiles.service';
 import { jsonError } from '../http-errors';
 import { handler, ruleErrorResponse } from '../session';
 import type { ApiEnv } from '../types';
+import { TRACKING_PARAMS } from '../../../shared/tracking';
 
 /** Search, profile views, blocks, reports and likes. */
 export function profileRoutes(app: AppContext) {
@@ -15,11 +16,11 @@ export function profileRoutes(app: AppContext) {
   routes.get('/search.php', async (c) => {
     const { site } = c.var.ctx;
     const user = c.var.user;
-    const network = c.req.query('network');
+    const network = c.var.tracking.network;
     if (!user && !site.logged_out_search && !(network && site.logged_out_search_trafficsource)) {
       return jsonError(c, 403, 'authentication_required', 'error.authentication_required', { authentication_required: true });
     }
-    const { network: _n, ...query } = c.req.query();
+    const query = Object.fromEntries(Object.entries(c.req.query()).filter(([k]) => !(TRACKING_PARAMS as readonly string[]).includes(k)));
     const filters = v.safeParse(SearchQuerySchema, query);
     if (!filters.success) return jsonError(c, 400, 'invalid_input', 'error.invalid_input');
     return c.json(await profiles.searchProfiles(app, site, user, filters.output));

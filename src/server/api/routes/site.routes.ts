@@ -9,6 +9,9 @@ import { parseCookies } from '../../context/request-context';
 import { buildSettings } from '../../sites/settings.service';
 import { signupWizardProps } from '../../pages/signup-props';
 import { jsonError } from '../http-errors';
+import { landerOfPath } from '../../../shared/tracking';
+import { findSignupTarget } from '../../landers/landers.service';
+import { recordFunnelStep } from '../../landers/funnel.service';
 import type { ApiEnv } from '../types';
 
 const QuerySchema = v.record(v.string(), v.pipe(v.string(), v.maxLength(200)));
@@ -23,7 +26,7 @@ export function siteRoutes(app: AppContext) {
     if (!query.success) return jsonError(c, 400, 'invalid_input', 'error.invalid_input');
     const { site, locale, country } = c.var.ctx;
     const host = c.req.header('host') ?? site.domains[0];
-    const settings = buildSettings({ site, locale, geoipCountry: country, host, query: query.output, pushPublicKey: app.push.publicKey });
+    const settings = buildSettings({ site, locale, geoipCountry: country, host, query: { ...query.output, network: c.var.tracking.network }, pushPublicKey: app.push.publicKey });
     // domain_language sets the language cookie when none is set and it names a supported locale.
     const cookies = parseCookies(c.req.header('cookie'));
     const siteLocale = matchLocale(site.domain_language.slice(0, 2));
@@ -35,8 +38,17 @@ export function siteRoutes(app: AppContext) {
     return c.json(settings);
   });
 
-  // Props of the signup wizard for the desktop modal; tracking comes from the page's query string.
-  routes.get('/signup-form.php', (c) => c.json(signupWizardProps(c.var.ctx.site, c.var.ctx.locale, new URL(c.req.url))));
+  // Props of the signup wizard for the desktop modal; tracking comes from the page's query string and the visit's
+  // cookie; ?target=<profile id> makes step 0 the free message to that member (only active, visible ones of this site).
+  routes.get('/signup-form.php', async (c) => {
+    const { site, locale } = c.var.ctx;
+    const targetId = Number(c.req.query('target'));
+    const target = c.req.query('target') !== undefined && Number.isSafeInteger(targetId) && targetId > 0
+      ? ((await findSignupTarget(app.db.db, site.id, targetId)) ?? null)
+      : null;
+    await recordFunnelStep(app.db.db, site.id, c.var.tracking, 'signups_started');
+    return c.json(signupWizardProps(site, locale, c.var.tracking, target));
+  });
 
   routes.get('/company.php', (c) => {
     const { site } = c.var.ctx;
@@ -60,9 +72,16 @@ export function siteRoutes(app: AppContext) {
   });
 
   // Sent with navigator.sendBeacon when a page becomes hidden; logged for bounce analysis when ?lb is set.
-  routes.post('/page-hidden.php', (c) => {
+  // A hidden lander page (the beacon's Referer) counts as a bounce in that lander's funnel.
+  routes.post('/page-hidden.php', async (c) => {
     if (c.req.query('lb') !== undefined) {
-      app.logger.info({ site: c.var.ctx.site.id, referer: c.req.header('referer') }, 'page hidden');
+      const referer = c.req.header('referer');
+      app.logger.info({ site: c.var.ctx.site.id, referer }, 'page hidden');
+      let lander: ReturnType<typeof landerOfPath> = null;
+      try {
+        lander = referer ? landerOfPath(new URL(referer).pathname) : null;
+      } catch { /* not a URL: nothing to count */ }
+      if (lander) await recordFunnelStep(app.db.db, c.var.ctx.site.id, { ...c.var.tracking, ...lander }, 'bounces');
     }
     return c.body(null, 204);
   });
