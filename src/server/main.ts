@@ -8,14 +8,13 @@ import { getRequestListener } from '@hono/node-server';
 import { createApi } from './api/app';
 import { type AppContext, createAppContext } from './app-context';
 import { type Config, readConfig } from './config';
-import { createRequestContext, requestEndpoint } from './context/request-context';
+import { createRequestContext, isSecureRequest, parseCookies, requestEndpoint } from './context/request-context';
 import { DEMO_PASSWORD, demoMembers, seedIfEmpty } from './db/seed';
 import { fallbackErrorPage } from './errors/fallback-page';
 import { baseSecurityHeaders, NON_HTML_CSP } from './security-headers';
 import { pruneEvents } from './events/events.service';
 import { type AccountsDeps, describeUser, eraseExpiredAccounts, memberForSession } from './accounts/accounts.service';
 import { AUTH_COOKIE } from './api/session';
-import { parseCookies } from './context/request-context';
 import { StaticLayer } from './static/static-layer';
 import { keepVisitTracking } from './tracking/tracking.service';
 import { createUploadHandler } from './static/uploads';
@@ -82,20 +81,13 @@ export async function startServer(config: Config = readConfig(), overrides: Part
       return void res.end('Misdirected request: unknown host');
     }
     const url = req.url ?? '/';
+    const secure = isSecureRequest(app.sites, endpoint);
     // Tracking params (network, ref, sub1–3) and landers are kept for the visit in a first-party cookie.
-    if (!url.startsWith('/api/')) keepVisitTracking(req, res, endpoint.scheme === 'https' || app.sites.origin(app.sites.forHost(endpoint.host)).startsWith('https:'));
+    if (!url.startsWith('/api/')) keepVisitTracking(req, res, secure);
     if (staticLayer.handle(req, res, endpoint)) return;
-    if (url.startsWith('/api/') || url === '/api') {
-      for (const [name, value] of Object.entries(headersBySecurity[String(endpoint.scheme === 'https' || app.sites.origin(app.sites.forHost(endpoint.host)).startsWith('https:')) as 'true']))
-        res.setHeader(name, value);
-      return void compress(req as never, res as never, () => void api(req, res));
-    }
-    const ctx = createRequestContext(
-      app.sites,
-      { headers: req.headers, remoteAddress: req.socket.remoteAddress, encrypted: Boolean((req.socket as { encrypted?: boolean }).encrypted) },
-      config,
-    );
-    for (const [name, value] of Object.entries(headersBySecurity[String(ctx.secure) as 'true'])) res.setHeader(name, value);
+    for (const [name, value] of Object.entries(secure ? headersBySecurity.true : headersBySecurity.false)) res.setHeader(name, value);
+    if (url.startsWith('/api/') || url === '/api') return void compress(req as never, res as never, () => void api(req, res));
+    const ctx = createRequestContext(app.sites, { headers: req.headers }, config, endpoint);
     if (url.startsWith('/uploads/')) return void uploads(req, res);
     const fail = (err: unknown) => {
       app.logger.error({ err, url }, 'page failed');

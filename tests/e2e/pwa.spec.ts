@@ -17,13 +17,15 @@ test('the service worker installs, activates and shows a push message', async ({
 
   // Deliver a push as the browser's push service would, through the DevTools protocol.
   const cdp = await context.newCDPSession(page);
-  await cdp.send('ServiceWorker.enable');
-  const registrationId = await new Promise<string>((resolve) => {
+  // Listen before enabling: the domain reports the existing registrations while it enables.
+  const registration = new Promise<string>((resolve) => {
     cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
       const found = registrations.find((r: { scopeURL: string; isDeleted: boolean }) => r.scopeURL.startsWith(baseURL as string) && !r.isDeleted);
       if (found) resolve(found.registrationId);
     });
   });
+  await cdp.send('ServiceWorker.enable');
+  const registrationId = await registration;
   const payload = JSON.stringify({ title: 'New message', body: 'Anna: hi', url: '/chats', tag: 'chat-1', badge_count: 3 });
   await cdp.send('ServiceWorker.deliverPushMessage', { origin: new URL(baseURL as string).origin, registrationId, data: payload });
   await expect

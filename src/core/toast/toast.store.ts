@@ -10,6 +10,8 @@ export interface Toast {
   text: string;
   tone: ToastTone;
   action?: ToastAction;
+  /** A later toast with the same key replaces this one. */
+  key?: string;
 }
 
 /** How long a toast stays: errors with a way out stay until used or closed. */
@@ -23,11 +25,10 @@ let nextId = 1;
 const timers = new Map<number, ReturnType<typeof setTimeout>>();
 
 /** Shows a toast; a toast with the same `key` replaces the earlier one. Returns its id. */
-export function showToast(toast: Omit<Toast, 'id'> & { key?: string; sticky?: boolean }): number {
+export function showToast(toast: Omit<Toast, 'id'> & { sticky?: boolean }): number {
   const id = nextId++;
-  const keyed = toast.key ? $toasts.get().filter((t) => (t as Toast & { key?: string }).key === toast.key) : [];
-  for (const old of keyed) dismissToast(old.id);
-  const entry = { id, text: toast.text, tone: toast.tone, action: toast.action, key: toast.key } as Toast;
+  if (toast.key) dismissToastKey(toast.key);
+  const entry: Toast = { id, text: toast.text, tone: toast.tone, action: toast.action, key: toast.key };
   const list = [...$toasts.get(), entry];
   while (list.length > MAX_TOASTS) dismissTimer(list.shift() as Toast);
   $toasts.set(list);
@@ -51,7 +52,7 @@ export function dismissToast(id: number) {
 
 /** Closes the toast shown with this key, if any. */
 export function dismissToastKey(key: string) {
-  for (const toast of $toasts.get()) if ((toast as Toast & { key?: string }).key === key) dismissToast(toast.id);
+  for (const toast of $toasts.get()) if (toast.key === key) dismissToast(toast.id);
 }
 
 /** Drops every toast (tests, page changes). */

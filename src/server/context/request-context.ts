@@ -98,9 +98,9 @@ export function requestEndpoint(
   return { ip: ip ? ip.replace(/^::ffff:/, '') : null, host: host ? host.slice(0, 255) : null, scheme };
 }
 
-/** Client IP of a node request (see requestEndpoint). */
-export function clientIp(headers: IncomingHttpHeaders, remoteAddress: string | undefined, options: Pick<ContextOptions, 'trustProxy'>): string | null {
-  return requestEndpoint({ headers, remoteAddress }, options).ip;
+/** True over https: the request's own scheme, or a site whose public origin is https (TLS ended in front of us). */
+export function isSecureRequest(registry: SiteRegistry, endpoint: RequestEndpoint): boolean {
+  return endpoint.scheme === 'https' || registry.origin(registry.forHost(endpoint.host)).startsWith('https:');
 }
 
 /** Builds the request context from a node request's headers; used by the API, the pages and the static layer. */
@@ -108,8 +108,9 @@ export function createRequestContext(
   registry: SiteRegistry,
   req: { headers: IncomingHttpHeaders; remoteAddress?: string; encrypted?: boolean },
   options: ContextOptions,
+  endpoint: RequestEndpoint = requestEndpoint(req, options),
 ): RequestContext {
-  const { ip, host, scheme } = requestEndpoint(req, options);
+  const { ip, host, scheme } = endpoint;
   const site = registry.forHost(host);
   const cookies = parseCookies(firstHeader(req.headers.cookie));
   const { locale, source } = resolveLocale({
@@ -124,7 +125,7 @@ export function createRequestContext(
   }
   if (!country) country = countryForIp(ip);
   const origin = registry.origin(site);
-  const secure = scheme === 'https' || origin.startsWith('https:');
+  const secure = isSecureRequest(registry, endpoint);
   const requestOrigin = `${scheme}://${(host ?? new URL(origin).host).toLowerCase()}`;
   return { site, locale, localeSource: source, country, ip, secure, requestOrigin, origin, knownHost: registry.knowsHost(host) };
 }

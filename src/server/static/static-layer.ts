@@ -5,7 +5,7 @@ import path from 'node:path';
 import { STATIC_PAGES } from '../../shared/constants';
 import { DEFAULT_LANDER_SLUG, isLanderSlug, isLanderType } from '../../shared/tracking';
 import { isLocale, LOCALE_COOKIE, type Locale } from '../../shared/locales';
-import { type ContextOptions, parseCookies, type RequestEndpoint, requestEndpoint, resolveLocale } from '../context/request-context';
+import { type ContextOptions, isSecureRequest, parseCookies, type RequestEndpoint, requestEndpoint, resolveLocale } from '../context/request-context';
 import { baseSecurityHeaders, contentSecurityPolicy, inlineScriptHashes, NON_HTML_CSP, SERVICE_WORKER_CSP } from '../security-headers';
 import type { SiteRegistry } from '../sites/site-registry';
 
@@ -187,7 +187,7 @@ export class StaticLayer {
     let headers = negotiated
       ? { ...asset.headers[encoding], Vary: 'Accept-Encoding, Cookie, Accept-Language', 'Cache-Control': 'private, no-cache' }
       : asset.headers[encoding];
-    if (endpoint.scheme === 'https' || this.sites.origin(this.sites.forHost(endpoint.host)).startsWith('https:')) {
+    if (isSecureRequest(this.sites, endpoint)) {
       headers = { ...headers, ...HSTS };
     }
     if (req.headers['if-none-match'] === headers.ETag) {
