@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
-import { expect, PORT, skipEntryWarning, test, tr } from './fixtures';
+import { expect, hydrated, PORT, skipEntryWarning, test, tr } from './fixtures';
 import { linkFromMail } from './mail-server';
 
 const PASSWORD = 'a long passphrase 42';
@@ -162,6 +162,8 @@ test('direct debit with the SMS code from the development mailbox', async ({ pag
   await expect(page).toHaveURL(new RegExp(`/directdebit\\?bundle=${BUNDLE.id}&country=NL`));
   await expect(page.getByRole('heading', { name: t('shop.dd_mandate_title') })).toBeVisible();
   await expect(page.locator('.mandate-data')).toContainText('NL98ZZZ999999990000');
+  // Reached by a click, not page.goto: wait for the form's island before using it.
+  await hydrated(page);
 
   // Empty form: every SPEC §5 field is asked for, nothing is sent.
   await page.getByRole('button', { name: t('shop.order_button') }).click();
@@ -176,14 +178,16 @@ test('direct debit with the SMS code from the development mailbox', async ({ pag
   await page.getByLabel(t('shop.dd_house_number')).fill('12');
   await page.getByLabel(t('shop.dd_postal_code')).fill('1015 CJ');
   await page.getByLabel(t('shop.dd_city')).fill('Amsterdam');
-  await page.getByLabel(t('shop.dd_mobile')).fill('+31 6 12345678');
+  // A number of its own: the desktop and phone runs share one development mailbox.
+  const mobile = `+316${String(10_000_000 + Math.floor(Math.random() * 89_999_999))}`;
+  await page.getByLabel(t('shop.dd_mobile')).fill(mobile);
   await page.getByRole('button', { name: t('shop.dd_send_code') }).click();
   await expect(page.getByText(t('shop.dd_code_sent'))).toBeVisible();
 
   // The SMS lands in the development mailbox.
   const mailbox = await page.context().newPage();
   await mailbox.goto('/dev/mailbox');
-  const sms = mailbox.locator('.mail', { hasText: 'sms:' }).first();
+  const sms = mailbox.locator('.mail', { hasText: `sms:${mobile}` }).first();
   const code = ((await sms.locator('pre').textContent()) ?? '').match(/\b(\d{6})\b/)?.[1];
   expect(code).toMatch(/^\d{6}$/);
   await mailbox.close();
