@@ -17,7 +17,8 @@ interface Member { email: string; name: string }
 async function createMember(request: APIRequestContext, tag: string, confirmed = true): Promise<Member> {
   const name = `${tag}${Date.now() % 1_000_000}${Math.floor(Math.random() * 1000)}`;
   const email = `${name.toLowerCase()}@example.com`;
-  expect((await request.post('/api/signup.php', { data: { email, name, password: PASSWORD, date_of_birth: '1984-03-03', gender: 'male' } })).status()).toBe(200);
+  const signup = await request.post('/api/signup.php', { data: { email, name, password: PASSWORD, date_of_birth: '1984-03-03', gender: 'male' } });
+  expect(signup.status(), await signup.text()).toBe(200);
   if (confirmed) {
     const link = await linkFromMail(email, '/api/activate.php?token=');
     await request.get(link.replace(/^https?:\/\/[^/]+/, ''));
@@ -33,7 +34,7 @@ async function login(page: Page, member: Member) {
     data: { email: member.email, password: PASSWORD },
     headers: { 'X-Requested-With': 'kindred-client', Origin: `http://localhost:${PORT}` },
   });
-  expect(res.status()).toBe(200);
+  expect(res.status(), await res.text()).toBe(200);
 }
 
 const live = (page: Page) => expect(page.locator('html')).toHaveAttribute('data-realtime', 'open');
@@ -326,7 +327,8 @@ test('a free member at the daily like limit gets the premium-only alert with the
   const { results } = await (await page.request.get('/api/search.php?gender=female')).json() as { results: { id: number }[] };
   expect(results.length).toBeGreaterThanOrEqual(5);
   for (const profile of results.slice(0, 4)) {
-    expect((await page.request.post('/api/like.php', { data: { profile_id: profile.id }, headers: { Origin: `http://localhost:${PORT}` } })).status()).toBe(200);
+    const like = await page.request.post('/api/like.php', { data: { profile_id: profile.id }, headers: { Origin: `http://localhost:${PORT}` } });
+    expect(like.status(), await like.text()).toBe(200);
   }
   await page.goto(`/members/${results[4].id}`);
   await page.getByRole('button', { name: tr('en', 'profile.like') }).click();
