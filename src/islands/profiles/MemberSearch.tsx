@@ -6,7 +6,7 @@ import {
   $currentSearchPage, $search, $searchError, $searchLikes, $searchLoading, filtersOf, initSearch, likeFromSearch, loadPage,
   type NearMeOutcome, SEARCH_FILTERS, type SearchFilter, type SearchFilters, searchNearMe, searchParams, setFilters,
 } from '../../core/profiles/search.store';
-import { type ProfileCard, SEARCH_PAGE_SIZE, type SearchResult } from '../../shared/profiles.contract';
+import { type ProfileCard, SEARCH_COUNT_CAP, SEARCH_PAGE_SIZE, type SearchResult } from '../../shared/profiles.contract';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
 
 interface Props extends IslandI18n {
@@ -167,7 +167,9 @@ export function MemberSearch(props: Props) {
       {error && <p className="alert alert-danger" role="alert">{t(error)}</p>}
       {likeStatus && <p className={likeStatus.ok ? 'notice' : 'alert alert-danger'} role={likeStatus.ok ? 'status' : 'alert'}>{likeStatus.text}</p>}
       <p className="result-count" role="status" ref={countRef}>
-        {loading ? t('common.loading') : numResults > 0 ? t('search.results', { count: numResults }) : t('search.none')}
+        {loading ? t('common.loading') : numResults > SEARCH_COUNT_CAP
+          ? t('search_count.more', { number: new Intl.NumberFormat(props.locale).format(SEARCH_COUNT_CAP) })
+          : numResults > 0 ? t('search.results', { count: numResults }) : t('search.none')}
       </p>
       <ul className="profile-grid" role="list" aria-busy={loading}>
         {page.results.slice(0, props.liveCam?.after ?? page.results.length).map(card)}

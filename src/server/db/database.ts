@@ -29,6 +29,15 @@ export const WATCHED_TABLES = new Set(['sessions', 'users', 'profiles', 'photos'
 export interface WriteWatch {
   /** Moves on every write to a watched table through this handle (before it runs and after it ran). */
   generation: number;
+  /** The same per table written (`*` for raw SQL writes, whose table is not known). */
+  tables: Map<string, number>;
+}
+
+/** A number that changes whenever one of these tables (or an unknown one) was written through the handle. */
+export function tablesGeneration(watch: WriteWatch, tables: string[]): number {
+  let sum = watch.tables.get('*') ?? 0;
+  for (const table of tables) sum += watch.tables.get(table) ?? 0;
+  return sum;
 }
 
 function tableOf(node: RootOperationNode): string | null {
@@ -44,24 +53,28 @@ function tableOf(node: RootOperationNode): string | null {
  * filled before the write is never used after it. Raw SQL that is not a plain read counts as a write.
  */
 function writeWatchPlugin(watch: WriteWatch): KyselyPlugin {
-  const writing = new WeakSet<object>();
+  const writing = new WeakMap<object, string>();
+  const bump = (table: string) => {
+    watch.tables.set(table, (watch.tables.get(table) ?? 0) + 1);
+    if (table === '*' || WATCHED_TABLES.has(table)) watch.generation++;
+  };
   return {
     transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
-      let touches = false;
+      let table: string | null = null;
       if (node.kind === 'RawNode') {
-        touches = !/^\s*(select|explain|pragma|with)\b/i.test(node.sqlFragments[0] ?? '');
+        if (!/^\s*(select|explain|pragma|with)\b/i.test(node.sqlFragments[0] ?? '')) table = '*';
       } else if (node.kind === 'InsertQueryNode' || node.kind === 'UpdateQueryNode' || node.kind === 'DeleteQueryNode') {
-        const table = tableOf(node);
-        touches = table === '*' || (table !== null && WATCHED_TABLES.has(table));
+        table = tableOf(node);
       }
-      if (touches) {
-        watch.generation++;
-        writing.add(queryId);
+      if (table !== null) {
+        bump(table);
+        writing.set(queryId, table);
       }
       return node;
     },
     async transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-      if (writing.has(queryId)) watch.generation++;
+      const table = writing.get(queryId);
+      if (table !== undefined) bump(table);
       return result;
     },
   };
@@ -108,7 +121,7 @@ export function directSqliteOf(db: object): SQLite.Database | null {
 export function openDatabase(url: string): Db {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_SIZE ?? 10) });
-    const writes: WriteWatch = { generation: 0 };
+    const writes: WriteWatch = { generation: 0, tables: new Map() };
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [writeWatchPlugin(writes)] }), dialect: 'postgres', raw: { pool }, writes };
   }
   const file = url.replace(/^sqlite:(\/\/)?/, '') || ':memory:';
@@ -121,7 +134,7 @@ export function openDatabase(url: string): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const cached = withStatementCache(sqlite);
-  const writes: WriteWatch = { generation: 0 };
+  const writes: WriteWatch = { generation: 0, tables: new Map() };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }), plugins: [writeWatchPlugin(writes)] });
   directSqlite.set(db, cached);
   return { db, dialect: 'sqlite', raw: { sqlite }, writes };
