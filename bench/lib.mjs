@@ -25,7 +25,8 @@ export function verdict(aim, met) {
 /** Forks a server script and resolves once `probe` (a URL) answers 2xx. */
 export function startServer(script, env, probe, headers = {}) {
   return new Promise((resolve, reject) => {
-    const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    // As `npm start` runs it: the libraries' production builds, as the zero-setup demo deployment.
+    const child = fork(script, [], { env: { NODE_ENV: 'production', DEPLOYMENT: 'demo', ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     child.once('error', reject);
     (async () => {
       for (let i = 0; i < 300; i++) {

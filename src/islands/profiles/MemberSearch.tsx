@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import type { TFunction } from 'i18next';
 import { type FormEvent, type MouseEvent, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../core/api/client';
+import { $regionOptions, loadRegionOptions } from '../../core/geo/region-options';
 import {
   $currentSearchPage, $search, $searchError, $searchLikes, $searchLoading, filtersOf, initSearch, likeFromSearch, loadPage,
   type NearMeOutcome, SEARCH_FILTERS, type SearchFilter, type SearchFilters, searchNearMe, searchParams, setFilters,
@@ -47,6 +48,7 @@ export function MemberSearch(props: Props) {
   const loading = useStore($searchLoading);
   const storeError = useStore($searchError);
   const likes = useStore($searchLikes);
+  const loadedRegions = useStore($regionOptions);
   const seeded = state.didInit;
   const filters = seeded ? filtersOf(state) : props.filters;
   const numResults = seeded ? state.numResults : props.result.numResults;
@@ -58,6 +60,10 @@ export function MemberSearch(props: Props) {
   const similar = seeded ? { results: state.similar, count: state.similarCount } : { results: props.result.similar, count: props.result.similarCount };
 
   const [draft, setDraft] = useState(() => toDraft(props.filters));
+  // The page carries only the shown country's regions; another country's load when it is chosen.
+  useEffect(() => {
+    if (draft.country && !props.regions[draft.country]) void loadRegionOptions(draft.country, props.locale);
+  }, [draft.country, props.regions, props.locale]);
   const [urlError, setUrlError] = useState(props.invalid);
   const [nearMe, setNearMe] = useState<NearMeOutcome | 'locating' | null>(null);
   const [canLocate, setCanLocate] = useState(false);
@@ -113,7 +119,7 @@ export function MemberSearch(props: Props) {
     const query = searchParams(filters, pageNumber, props.network).toString();
     return query ? `/members?${query}` : '/members';
   };
-  const regions = props.regions[draft.country] ?? [];
+  const regions = props.regions[draft.country] ?? loadedRegions[draft.country] ?? [];
   const nearMeText = { locating: t('search.locating'), failed: t('search.near_me_failed'), elsewhere: t('search.near_me_elsewhere') };
   const card = (profile: ProfileCard) => (
     <ResultCard key={profile.id} profile={profile} t={t} fictional={props.fictional} member={props.member} liked={likes.has(profile.id)} onLike={like} />

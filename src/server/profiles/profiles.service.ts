@@ -26,7 +26,7 @@ export function birthDateForAge(now: number, years: number): string {
 }
 
 /** The viewer's own profile id, or null for visitors. */
-export async function profileIdOf(db: Kysely<Database>, user: User | null): Promise<number | null> {
+export async function profileIdOf(db: Kysely<Database>, user: Pick<User, 'id'> | null): Promise<number | null> {
   if (!user) return null;
   const row = await db.selectFrom('profiles').select('id').where('user_id', '=', user.id).executeTakeFirst();
   return row?.id ?? null;
@@ -192,7 +192,7 @@ export function searchStatements(app: AppContext, site: Site, filters: SearchQue
 }
 
 /** Member search with the spec's filters; suggests similar profiles when results are few. */
-export async function searchProfiles(app: AppContext, site: Site, viewer: User | null, filters: SearchQuery): Promise<SearchResult> {
+export async function searchProfiles(app: AppContext, site: Site, viewer: Pick<User, 'id'> | null, filters: SearchQuery): Promise<SearchResult> {
   const db = app.db.db;
   const now = app.clock.now();
   const viewerProfileId = await profileIdOf(db, viewer);
