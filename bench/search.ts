@@ -44,15 +44,23 @@ const pct = (list: number[], p: number) => list.sort((a, b) => a - b)[Math.min(l
 for (const [label, query] of Object.entries(QUERIES)) {
   const filters = v.parse(SearchQuerySchema, Object.fromEntries(new URLSearchParams(query)));
   const times: number[] = [];
+  const cached: number[] = [];
   let count = 0;
+  const profiles = app.db.writes.tables;
   for (let i = 0; i < ROUNDS; i++) {
-    const t0 = performance.now();
+    // Cold: as if a profile had just changed, so the shared count and page are read afresh.
+    profiles.set('profiles', (profiles.get('profiles') ?? 0) + 1);
+    let t0 = performance.now();
     const r = await searchProfiles(app, site, null, filters);
     times.push(performance.now() - t0);
     count = r.numResults;
+    // Warm: the shared count and page, their listed profiles checked again.
+    t0 = performance.now();
+    await searchProfiles(app, site, null, filters);
+    cached.push(performance.now() - t0);
   }
   worstP95 = Math.max(worstP95, pct(times, 0.95));
-  console.log(`${label.padEnd(14)} ${String(count).padStart(6)} hits  p50 ${pct(times, 0.5).toFixed(2)} ms  p95 ${pct(times, 0.95).toFixed(2)} ms`);
+  console.log(`${label.padEnd(14)} ${String(count).padStart(6)} hits  cold p50 ${pct(times, 0.5).toFixed(2)} ms  p95 ${pct(times, 0.95).toFixed(2)} ms   shared p50 ${pct(cached, 0.5).toFixed(2)} ms  p95 ${pct(cached, 0.95).toFixed(2)} ms`);
 }
 
 // Query plans of the two statements a search runs (count and page), parameters inlined.
@@ -84,6 +92,6 @@ const result = await compare(url, `http://127.0.0.1:${port(4442)}/`, {});
 server.kill();
 bare.kill();
 const ratioMet = report('kindred search', result, 0.2);
-console.log(`worst p95 of the searches above: ${worstP95.toFixed(2)} ms (aim ≤ 15 ms)`);
+console.log(`worst cold p95 of the searches above: ${worstP95.toFixed(2)} ms (aim ≤ 15 ms)`);
 verdict(`/api/search.php ≥ 0.2 of bare node:http and p95 ≤ 15 ms at ${PROFILES} profiles (${pg ? 'PostgreSQL' : 'SQLite'})`, ratioMet && worstP95 <= 15);
 process.exit(0);

@@ -1,11 +1,11 @@
-import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely';
 import { lockMember } from '../db/locks';
 import { ageOn } from '../../shared/accounts.contract';
 import { FREE_LIKES_PER_DAY } from '../../shared/constants';
 import {
   type ProfileCard, SEARCH_COUNT_CAP, SEARCH_PAGE_SIZE, type SearchQuery, type SearchResult, SIMILAR_THRESHOLD,
 } from '../../shared/profiles.contract';
-import { tablesGeneration } from '../db/database';
+import { hotQuery, tablesGeneration } from '../db/database';
 import type { Site } from '../../shared/site.schema';
 import type { AppContext } from '../app-context';
 import { RuleError } from '../rule-error';
@@ -121,6 +121,20 @@ async function excludedMatches(app: AppContext, site: Site, viewerProfileId: num
   return rows.map((r) => r.id);
 }
 
+/** How many of these profiles (ids as a JSON array) may be listed on the site: one precompiled statement. */
+const listedCount = {
+  sqlite: hotQuery<[string, string], { n: number }>(
+    (db, ids, siteId) => db.selectFrom('profiles').select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('profiles.id', 'in', sql<number>`(select value from json_each(${ids}))`).where((eb) => visibleTo(eb, siteId, null)),
+    ['\u0000ids', '\u0000site'],
+  ),
+  postgres: hotQuery<[string, string], { n: number }>(
+    (db, ids, siteId) => db.selectFrom('profiles').select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('profiles.id', 'in', sql<number>`(select value::int from json_array_elements_text(${ids}::json))`).where((eb) => visibleTo(eb, siteId, null)),
+    ['\u0000ids', '\u0000site'],
+  ),
+};
+
 const pageCaches = new WeakMap<AppContext, Map<string, { cards: ProfileCard[]; generation: number; at: number }>>();
 
 /**
@@ -136,10 +150,9 @@ async function sharedPage(app: AppContext, site: Site, f: Filters, page: number,
   const generation = tablesGeneration(app.db.writes, ['profiles', 'photos']);
   const hit = cache.get(key);
   if (hit && hit.generation === generation && performance.now() - hit.at < SEARCH_COUNT_TTL_MS) {
-    const ids = hit.cards.map((c) => c.id);
-    if (ids.length === 0) return hit.cards;
-    const listed = await db.selectFrom('profiles').select('id').where('id', 'in', ids).where((eb) => visibleTo(eb, site.id, null)).execute();
-    if (listed.length === ids.length) return hit.cards;
+    if (hit.cards.length === 0) return hit.cards;
+    const listed = await listedCount[app.db.dialect](db, JSON.stringify(hit.cards.map((c) => c.id)), site.id);
+    if (Number(listed?.n) === hit.cards.length) return hit.cards;
   }
   const cards = await runCards(db, filtered(db, site, null, f, now), SEARCH_PAGE_SIZE, (page - 1) * SEARCH_PAGE_SIZE, now);
   if (cache.size > 5000) cache.clear();
