@@ -133,6 +133,8 @@ async function runServerSide() {
       published += events.length;
       return inner.publish(events);
     },
+    invalidate: (message) => inner.invalidate(message),
+    onInvalidate: (listener) => inner.onInvalidate(listener),
     subscribe(userId, listener) {
       const sub = inner.subscribe(userId, listener);
       openSubscriptions++;

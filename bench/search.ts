@@ -11,7 +11,7 @@ import { seedDemoData } from '../src/server/db/seed';
 import { searchProfiles, searchStatements } from '../src/server/profiles/profiles.service';
 import { SearchQuerySchema } from '../src/shared/profiles.contract';
 import * as v from 'valibot';
-import { compare, report, startServer } from './lib.mjs';
+import { compare, machine, port, report, startServer, verdict } from './lib.mjs';
 
 const PROFILES = Number(process.env.BENCH_PROFILES ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
@@ -38,18 +38,29 @@ const QUERIES: Record<string, string> = {
   'ages only': 'min_age=40&max_age=50',
   'page 5': 'gender=male&country=DE&page=5',
 };
+console.log(machine());
+let worstP95 = 0;
 const pct = (list: number[], p: number) => list.sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * p))];
 for (const [label, query] of Object.entries(QUERIES)) {
   const filters = v.parse(SearchQuerySchema, Object.fromEntries(new URLSearchParams(query)));
   const times: number[] = [];
+  const cached: number[] = [];
   let count = 0;
+  const profiles = app.db.writes.tables;
   for (let i = 0; i < ROUNDS; i++) {
-    const t0 = performance.now();
+    // Cold: as if a profile had just changed, so the shared count and page are read afresh.
+    profiles.set('profiles', (profiles.get('profiles') ?? 0) + 1);
+    let t0 = performance.now();
     const r = await searchProfiles(app, site, null, filters);
     times.push(performance.now() - t0);
     count = r.numResults;
+    // Warm: the shared count and page, their listed profiles checked again.
+    t0 = performance.now();
+    await searchProfiles(app, site, null, filters);
+    cached.push(performance.now() - t0);
   }
-  console.log(`${label.padEnd(14)} ${String(count).padStart(6)} hits  p50 ${pct(times, 0.5).toFixed(2)} ms  p95 ${pct(times, 0.95).toFixed(2)} ms`);
+  worstP95 = Math.max(worstP95, pct(times, 0.95));
+  console.log(`${label.padEnd(14)} ${String(count).padStart(6)} hits  cold p50 ${pct(times, 0.5).toFixed(2)} ms  p95 ${pct(times, 0.95).toFixed(2)} ms   shared p50 ${pct(cached, 0.5).toFixed(2)} ms  p95 ${pct(cached, 0.95).toFixed(2)} ms`);
 }
 
 // Query plans of the two statements a search runs (count and page), parameters inlined.
@@ -70,15 +81,17 @@ for (const [name, compiled] of Object.entries(statements)) {
 await app.close();
 
 // Requests/s through the real server, on the seeded database, beside a bare node:http server.
-const server = await startServer('dist/server-main.mjs', { PORT: '4441', HOST: '127.0.0.1', DATA_DIR: dir, SEED_ON_EMPTY: '0', LOG_LEVEL: 'warn', ...(pg ? { DATABASE_URL: pg } : {}) }, 'http://127.0.0.1:4441/api/settings.php');
-const url = `http://127.0.0.1:4441/api/search.php?${QUERIES.country}`;
+const server = await startServer('dist/server-main.mjs', { PORT: String(port(4441)), HOST: '127.0.0.1', DATA_DIR: dir, SEED_ON_EMPTY: '0', LOG_LEVEL: 'warn', ...(pg ? { DATABASE_URL: pg } : {}) }, `http://127.0.0.1:${port(4441)}/api/settings.php`);
+const url = `http://127.0.0.1:${port(4441)}/api/search.php?${QUERIES.country}`;
 const body = await (await fetch(url)).text();
 const bodyFile = path.join(dir, 'search.json');
 writeFileSync(bodyFile, body);
-const bare = await startServer('bench/bare-server.mjs', { PORT: '4442', BODY_FILE: bodyFile, BODY_HEADERS: JSON.stringify({ 'content-type': 'application/json' }) }, 'http://127.0.0.1:4442/');
+const bare = await startServer('bench/bare-server.mjs', { PORT: String(port(4442)), BODY_FILE: bodyFile, BODY_HEADERS: JSON.stringify({ 'content-type': 'application/json' }) }, `http://127.0.0.1:${port(4442)}/`);
 console.log(`\nGET /api/search.php?${QUERIES.country} (${body.length} bytes)`);
-const result = await compare(url, 'http://127.0.0.1:4442/', {});
+const result = await compare(url, `http://127.0.0.1:${port(4442)}/`, {});
 server.kill();
 bare.kill();
-report('kindred search', result, 'n/a (figure of merit: p95 above < 15 ms)');
+const ratioMet = report('kindred search', result, 0.2);
+console.log(`worst cold p95 of the searches above: ${worstP95.toFixed(2)} ms (aim ≤ 15 ms)`);
+verdict(`/api/search.php ≥ 0.2 of bare node:http and p95 ≤ 15 ms at ${PROFILES} profiles (${pg ? 'PostgreSQL' : 'SQLite'})`, ratioMet && worstP95 <= 15);
 process.exit(0);

@@ -5,16 +5,17 @@ import { get } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CONNECTIONS, DURATION, compare, report, startServer } from './lib.mjs';
+import { CONNECTIONS, DURATION, compare, machine, port, report, startServer, verdict } from './lib.mjs';
 
 const HEADERS = { cookie: 'lang=de', 'accept-encoding': 'br, gzip' };
 const dir = mkdtempSync(path.join(tmpdir(), 'kindred-bench-'));
-const app = await startServer('dist/server-main.mjs', { PORT: '4411', HOST: '127.0.0.1', DATA_DIR: dir, SEED_PROFILES: '50', LOG_LEVEL: 'warn' }, 'http://127.0.0.1:4411/terms', HEADERS);
+const APP = port(4411);
+const app = await startServer('dist/server-main.mjs', { PORT: String(APP), HOST: '127.0.0.1', DATA_DIR: dir, SEED_PROFILES: '50', LOG_LEVEL: 'warn' }, `http://127.0.0.1:${APP}/terms`, HEADERS);
 
 /** The exact encoded bytes and headers the app sends for a path, for the baseline to repeat. */
 function fetchRaw(pathname) {
   return new Promise((resolve, reject) => {
-    get({ host: '127.0.0.1', port: 4411, path: pathname, headers: HEADERS }, (res) => {
+    get({ host: '127.0.0.1', port: APP, path: pathname, headers: HEADERS }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => resolve({ body: Buffer.concat(chunks), headers: res.headers }));
@@ -22,6 +23,7 @@ function fetchRaw(pathname) {
   });
 }
 
+console.log(machine());
 const results = [];
 for (const [i, pathname] of ['/terms', '/landers/gallery'].entries()) {
   const raw = await fetchRaw(pathname);
@@ -29,11 +31,13 @@ for (const [i, pathname] of ['/terms', '/landers/gallery'].entries()) {
   const bodyFile = path.join(dir, `body-${i}.bin`);
   writeFileSync(bodyFile, raw.body);
   const { date, connection, 'keep-alive': _ka, ...headers } = raw.headers;
-  const port = 4412 + i;
-  const bare = await startServer('bench/bare-server.mjs', { PORT: String(port), BODY_FILE: bodyFile, BODY_HEADERS: JSON.stringify(headers) }, `http://127.0.0.1:${port}/`);
+  const barePort = port(4412 + i);
+  const bare = await startServer('bench/bare-server.mjs', { PORT: String(barePort), BODY_FILE: bodyFile, BODY_HEADERS: JSON.stringify(headers) }, `http://127.0.0.1:${barePort}/`);
   console.log(`${pathname}: ${raw.body.length} bytes (${raw.headers['content-encoding'] ?? 'identity'}), ${CONNECTIONS} connections, ${DURATION} s per run, 2 alternating runs each`);
-  results.push([pathname, await compare(`http://127.0.0.1:4411${pathname}`, `http://127.0.0.1:${port}${pathname}`, HEADERS)]);
+  results.push([pathname, await compare(`http://127.0.0.1:${APP}${pathname}`, `http://127.0.0.1:${barePort}${pathname}`, HEADERS)]);
   bare.kill();
 }
 app.kill();
-for (const [pathname, result] of results) report(`kindred ${pathname}`, result, '0.70');
+let met = true;
+for (const [pathname, result] of results) met = report(`kindred ${pathname}`, result, 0.7) && met;
+verdict('static pages ≥ 0.7 of bare node:http', met);

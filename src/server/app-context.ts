@@ -6,6 +6,7 @@ import { type Db, openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { createMailer, type Mailer } from './mail/mailer';
 import { createEventBus, type EventBus } from './events/bus';
+import { SessionCache } from './accounts/session-cache';
 import { createPushService, type PushService } from './push/push.service';
 import { SiteRegistry, loadSites } from './sites/site-registry';
 import { createPaymentsRuntime, type PaymentsRuntime } from './payments/payments.runtime';
@@ -29,6 +30,8 @@ export interface AppContext {
   abuse: AbuseLimits;
   /** Realtime fan-out to SSE connections (in-process, or Redis with REDIS_URL). */
   bus: EventBus;
+  /** Session lookups reused for a moment, dropped on every change of the member (see session-cache.ts). */
+  sessions: SessionCache;
   /** Web push to members' browsers (VAPID keys kept in the database). */
   push: PushService;
   /** Payment provider (Mollie or the local one) and the SMS sender for direct debit. */
@@ -47,8 +50,10 @@ export async function createAppContext(config: Config, overrides: Partial<AppCon
   const sites = overrides.sites ?? new SiteRegistry(loadSites(), config);
   const push = overrides.push ?? (await createPushService(db, sites, logger));
   const payments = overrides.payments ?? createPaymentsRuntime({ config, db, clock, logger });
+  const sessions = overrides.sessions ?? new SessionCache(db.writes, bus, config.sessionCacheMs);
   return {
     payments,
+    sessions,
     config,
     sites,
     push,

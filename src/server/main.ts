@@ -15,6 +15,7 @@ import { baseSecurityHeaders, NON_HTML_CSP } from './security-headers';
 import { pruneEvents } from './events/events.service';
 import { type AccountsDeps, describeUser, eraseExpiredAccounts, memberForSession } from './accounts/accounts.service';
 import { AUTH_COOKIE } from './api/session';
+import { answerSessionUser } from './api/session-user';
 import { StaticLayer } from './static/static-layer';
 import { keepVisitTracking } from './tracking/tracking.service';
 import { createUploadHandler } from './static/uploads';
@@ -86,7 +87,9 @@ export async function startServer(config: Config = readConfig(), overrides: Part
     if (!url.startsWith('/api/')) keepVisitTracking(req, res, secure);
     if (staticLayer.handle(req, res, endpoint)) return;
     for (const [name, value] of Object.entries(secure ? headersBySecurity.true : headersBySecurity.false)) res.setHeader(name, value);
-    if (url.startsWith('/api/') || url === '/api') return void compress(req as never, res as never, () => void api(req, res));
+    const toApi = () => void compress(req as never, res as never, () => void api(req, res));
+    if (answerSessionUser(accounts, app.sites, req, res, endpoint, toApi)) return;
+    if (url.startsWith('/api/') || url === '/api') return toApi();
     const ctx = createRequestContext(app.sites, { headers: req.headers }, config, endpoint);
     if (url.startsWith('/uploads/')) return void uploads(req, res);
     const fail = (err: unknown) => {
@@ -121,7 +124,7 @@ export async function startServer(config: Config = readConfig(), overrides: Part
     compress(req as never, res as never, () =>
       memberForSession(accounts, ctx.site, token)
         .then(async (member) => {
-          const user = member ? await describeUser(accounts, ctx.site, member.user, member.extras) : null;
+          const user = member ? await describeUser(accounts, ctx.site, member.user, member) : null;
           const locals = { ctx, user, services: { app, accounts }, pageProblem };
           // A path no route matches (Astro hands it back without an error): the 404 page, once.
           const unrouted = (err?: unknown) => {

@@ -20,6 +20,11 @@ export type SearchQuery = v.InferOutput<typeof SearchQuerySchema>;
 export const SEARCH_PAGE_SIZE = 24;
 /** Fewer results than this, and similar profiles are suggested too. */
 export const SIMILAR_THRESHOLD = 6;
+/**
+ * Searches count their matches up to this many; `numResults` is then SEARCH_COUNT_CAP + 1, shown as
+ * "10,000+" (nobody pages through more, and counting every match of a broad filter costs the most).
+ */
+export const SEARCH_COUNT_CAP = 10_000;
 
 export const REPORT_REASONS = ['fake', 'spam', 'offensive', 'underage', 'scam', 'other'] as const;
 export const ReportSchema = v.object({
@@ -51,6 +56,7 @@ export interface ProfileCard {
 export interface SearchResult {
   pageNumber: number;
   results: ProfileCard[];
+  /** Exact up to SEARCH_COUNT_CAP; SEARCH_COUNT_CAP + 1 means more than that. */
   numResults: number;
   similar: ProfileCard[];
   similarCount: number;

@@ -60,7 +60,7 @@ if (dataTag?.textContent) {
         document.querySelector('.warning-banners')?.prepend(banner);
         const modal = document.createElement('div');
         (document.getElementById('modal-root') ?? document.body).append(modal);
-        mountTimeBonus(banner, modal, { locale: data.locale, messages: data.messages });
+        mountTimeBonus(banner, modal, { locale: data.locale });
       });
     });
     window.addEventListener('pagehide', cancelTimeBonusPopup);

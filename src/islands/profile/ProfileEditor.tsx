@@ -1,5 +1,7 @@
-import { type FormEvent, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError } from '../../core/api/client';
+import { $regionOptions, loadRegionOptions } from '../../core/geo/region-options';
 import { locate } from '../../core/geo/store';
 import { uploadPhoto } from '../../core/photos/actions';
 import { deletePhoto, loadOwnProfile, type OwnProfile, saveInterests, saveProfileFields, setMainPhoto } from '../../core/profile/actions';
@@ -28,6 +30,12 @@ export function ProfileEditor(props: Props) {
   const [fields, setFields] = useState<Record<string, string>>(() =>
     Object.fromEntries(['country', 'region', 'city', ...SELECTS].map((k) => [k, String(props.initial.profile[k] ?? '')])));
   const [interests, setInterests] = useState<string[]>(props.initial.interests);
+  // The page carries only the profile's country's regions; another country's load when it is chosen.
+  const loadedRegions = useStore($regionOptions);
+  const regionsOf = (country: string) => props.regions[country] ?? loadedRegions[country] ?? [];
+  useEffect(() => {
+    if (fields.country && !props.regions[fields.country]) void loadRegionOptions(fields.country, props.locale);
+  }, [fields.country, props.regions, props.locale]);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const show = (name: string) => props.visibleFields.includes(name);
@@ -121,9 +129,9 @@ export function ProfileEditor(props: Props) {
             <SelectField name="country" label={t('signup.label_country')} value={fields.country} options={props.countries.map((c) => ({ value: c.code, label: c.name }))}
               onChange={(country) => setFields({ ...fields, country, region: '' })} />
           )}
-          {show('region') && (props.regions[fields.country] ?? []).length > 0 && (
+          {show('region') && regionsOf(fields.country).length > 0 && (
             <SelectField name="region" label={t('signup.label_region')} value={fields.region} placeholder={t('signup.choose')}
-              options={(props.regions[fields.country] ?? []).map((r) => ({ value: r.code, label: r.name }))} onChange={(region) => setFields({ ...fields, region })} />
+              options={regionsOf(fields.country).map((r) => ({ value: r.code, label: r.name }))} onChange={(region) => setFields({ ...fields, region })} />
           )}
           {show('city') && <Field name="city" label={t('signup.label_city')} value={fields.city} maxLength={96} onChange={(e) => setFields({ ...fields, city: e.target.value })} />}
           {SELECTS.filter(show).map((name) => (

@@ -2,11 +2,12 @@ import { useStore } from '@nanostores/react';
 import type { TFunction } from 'i18next';
 import { type FormEvent, type MouseEvent, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../core/api/client';
+import { $regionOptions, loadRegionOptions } from '../../core/geo/region-options';
 import {
   $currentSearchPage, $search, $searchError, $searchLikes, $searchLoading, filtersOf, initSearch, likeFromSearch, loadPage,
   type NearMeOutcome, SEARCH_FILTERS, type SearchFilter, type SearchFilters, searchNearMe, searchParams, setFilters,
 } from '../../core/profiles/search.store';
-import { type ProfileCard, SEARCH_PAGE_SIZE, type SearchResult } from '../../shared/profiles.contract';
+import { type ProfileCard, SEARCH_COUNT_CAP, SEARCH_PAGE_SIZE, type SearchResult } from '../../shared/profiles.contract';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
 
 interface Props extends IslandI18n {
@@ -47,6 +48,7 @@ export function MemberSearch(props: Props) {
   const loading = useStore($searchLoading);
   const storeError = useStore($searchError);
   const likes = useStore($searchLikes);
+  const loadedRegions = useStore($regionOptions);
   const seeded = state.didInit;
   const filters = seeded ? filtersOf(state) : props.filters;
   const numResults = seeded ? state.numResults : props.result.numResults;
@@ -58,6 +60,10 @@ export function MemberSearch(props: Props) {
   const similar = seeded ? { results: state.similar, count: state.similarCount } : { results: props.result.similar, count: props.result.similarCount };
 
   const [draft, setDraft] = useState(() => toDraft(props.filters));
+  // The page carries only the shown country's regions; another country's load when it is chosen.
+  useEffect(() => {
+    if (draft.country && !props.regions[draft.country]) void loadRegionOptions(draft.country, props.locale);
+  }, [draft.country, props.regions, props.locale]);
   const [urlError, setUrlError] = useState(props.invalid);
   const [nearMe, setNearMe] = useState<NearMeOutcome | 'locating' | null>(null);
   const [canLocate, setCanLocate] = useState(false);
@@ -113,7 +119,7 @@ export function MemberSearch(props: Props) {
     const query = searchParams(filters, pageNumber, props.network).toString();
     return query ? `/members?${query}` : '/members';
   };
-  const regions = props.regions[draft.country] ?? [];
+  const regions = props.regions[draft.country] ?? loadedRegions[draft.country] ?? [];
   const nearMeText = { locating: t('search.locating'), failed: t('search.near_me_failed'), elsewhere: t('search.near_me_elsewhere') };
   const card = (profile: ProfileCard) => (
     <ResultCard key={profile.id} profile={profile} t={t} fictional={props.fictional} member={props.member} liked={likes.has(profile.id)} onLike={like} />
@@ -167,7 +173,9 @@ export function MemberSearch(props: Props) {
       {error && <p className="alert alert-danger" role="alert">{t(error)}</p>}
       {likeStatus && <p className={likeStatus.ok ? 'notice' : 'alert alert-danger'} role={likeStatus.ok ? 'status' : 'alert'}>{likeStatus.text}</p>}
       <p className="result-count" role="status" ref={countRef}>
-        {loading ? t('common.loading') : numResults > 0 ? t('search.results', { count: numResults }) : t('search.none')}
+        {loading ? t('common.loading') : numResults > SEARCH_COUNT_CAP
+          ? t('search_count.more', { number: new Intl.NumberFormat(props.locale).format(SEARCH_COUNT_CAP) })
+          : numResults > 0 ? t('search.results', { count: numResults }) : t('search.none')}
       </p>
       <ul className="profile-grid" role="list" aria-busy={loading}>
         {page.results.slice(0, props.liveCam?.after ?? page.results.length).map(card)}

@@ -2,8 +2,6 @@ import type { TFunction } from 'i18next';
 
 /** Refusals that a first purchase lifts: the premium-only alert replaces their plain error. */
 export const PREMIUM_FEATURE_CODES = new Set(['like_limit', 'photo_limit', 'conversation_limit', 'premium_only']);
-/** Catalog keys the alert needs (add them to the island's messages). */
-export const PREMIUM_ALERT_MESSAGES = ['premium.only_feature', 'shop.premium_only_cta', 'shop.to_credits'];
 
 /** SPEC §8 premium-only feature alert: what happened, and the way to /premium and /credits. */
 export function PremiumOnlyAlert({ t, detail }: { t: TFunction; detail?: string | null }) {

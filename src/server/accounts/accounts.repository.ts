@@ -2,6 +2,7 @@ import type { InferResult, Kysely, Transaction } from 'kysely';
 import { hotQuery } from '../db/database';
 import type { Database, TokenKind, User } from '../db/schema';
 import { hashToken, randomToken } from './tokens';
+import type { SessionMember } from './session-cache';
 
 type Q = Kysely<Database> | Transaction<Database>;
 
@@ -35,12 +36,14 @@ export interface MemberExtras {
  * The user behind a session token with profile and main photo, in one query (every API call runs it).
  * A session belongs to the site it was made on: on another site's host it is no session at all.
  */
-export async function findSessionMember(db: Q, tokenHash: string, siteId: string, now: number): Promise<{ user: User; extras: MemberExtras } | undefined> {
+export async function findSessionMember(db: Q, tokenHash: string, siteId: string, now: number): Promise<SessionMember | undefined> {
   const row = await sessionMember(db as Kysely<Database>, tokenHash, siteId, now);
   if (!row) return undefined;
-  const { p_id, p_name, p_status, p_invisible, ph_filename, ph_thumb, ph_status, ...user } = row;
+  const { s_expires, p_id, p_name, p_status, p_invisible, ph_filename, ph_thumb, ph_status, ...user } = row;
+  // Frozen: the same objects may serve several requests from the session cache.
   return {
-    user: user as User,
+    sessionExpiresAt: Number(s_expires),
+    user: Object.freeze(user) as User,
     extras: {
       profile: p_id === null ? null : { id: p_id, name: p_name as string, status: p_status as 'active', invisible: p_invisible as number },
       photo: ph_filename === null ? null : { filename: ph_filename, thumb_filename: ph_thumb as string, status: ph_status as string },
@@ -59,7 +62,7 @@ function sessionMemberQuery(db: Q, tokenHash: string, siteId: string, now: numbe
     .leftJoin('photos', (join) => join.onRef('photos.profile_id', '=', 'profiles.id').on('photos.is_main', '=', 1))
     .selectAll('users')
     .select([
-      'profiles.id as p_id', 'profiles.name as p_name', 'profiles.status as p_status', 'profiles.invisible as p_invisible',
+      'sessions.expires_at as s_expires', 'profiles.id as p_id', 'profiles.name as p_name', 'profiles.status as p_status', 'profiles.invisible as p_invisible',
       'photos.filename as ph_filename', 'photos.thumb_filename as ph_thumb', 'photos.status as ph_status',
     ])
     .where('sessions.token_hash', '=', tokenHash)

@@ -18,6 +18,7 @@ import type { User } from '../db/schema';
 import type { Mailer } from '../mail/mailer';
 import { type MailKind, renderMail } from '../mail/templates';
 import * as repo from './accounts.repository';
+import type { SessionMember } from './session-cache';
 import { isCommonPassword } from './common-passwords';
 import { RateLimitError, retryAfterSeconds } from '../limits/abuse-limits';
 import type { LoginBlock, LoginLimits } from './login-limiter';
@@ -85,10 +86,14 @@ function checkPasswordStrength(password: string, context: string[]) {
 }
 
 /** The member as the client sees it (GET /api/user.php). */
-export async function describeUser(deps: AccountsDeps, site: Site, user: User, extras?: repo.MemberExtras): Promise<SessionUser> {
+export async function describeUser(deps: AccountsDeps, site: Site, user: User, member?: Pick<SessionMember, 'extras' | 'badges'>): Promise<SessionUser> {
   const db = deps.app.db.db;
+  const extras = member?.extras;
   const profile = extras ? extras.profile : await repo.findProfileOfUser(db, user.id);
   const photo = extras ? extras.photo : profile ? await repo.findMainPhoto(db, profile.id) : undefined;
+  // A cached session keeps its badge totals until the member changes (session-cache.ts).
+  const badges = profile ? (member?.badges ?? (await badgeTotals(db, profile.id))) : { unread_messages: 0, new_likes: 0 };
+  if (member && profile && !member.badges) member.badges = badges;
   const emailPrefs = parsePrefs(user.email_prefs);
   return {
     id: user.id,
@@ -104,7 +109,7 @@ export async function describeUser(deps: AccountsDeps, site: Site, user: User, e
     email_prefs: emailPrefs,
     push_prefs: parsePrefs(user.push_prefs),
     invisible: profile?.invisible === 1,
-    ...(profile ? await badgeTotals(db, profile.id) : { unread_messages: 0, new_likes: 0 }),
+    ...badges,
     profile: {
       id: profile?.id ?? 0,
       name: profile?.name ?? '',
@@ -112,6 +117,12 @@ export async function describeUser(deps: AccountsDeps, site: Site, user: User, e
       main_image: photo ? { filename: photo.filename, thumb_filename: photo.thumb_filename, status: photo.status } : null,
     },
   };
+}
+
+/** GET /api/user.php's body for a session; kept with the cached session until the member changes. */
+export async function sessionUserBody(deps: AccountsDeps, site: Site, member: SessionMember): Promise<string> {
+  if (member.answer === undefined) member.answer = JSON.stringify({ user: await describeUser(deps, site, member.user, member) });
+  return member.answer;
 }
 
 /** Step 0 of the wizard: creates an unconfirmed account with a disabled profile, logs it in and mails the activation link. */
@@ -198,7 +209,7 @@ export async function resendActivation(deps: AccountsDeps, caller: Caller, user:
 export async function activate(deps: AccountsDeps, site: Site, token: string): Promise<User> {
   const { app } = deps;
   const now = app.clock.now();
-  return app.db.db.transaction().execute(async (trx) => {
+  const activated = await app.db.db.transaction().execute(async (trx) => {
     const row = await repo.consumeUserToken(trx, token, 'activation', site.id, now);
     if (!row) throw new AccountError('activation_failed', 'auth.activation_failed', 400);
     const user = await repo.findUserById(trx, row.user_id);
@@ -214,6 +225,13 @@ export async function activate(deps: AccountsDeps, site: Site, token: string): P
     }
     return (await repo.findUserById(trx, user.id)) as User;
   });
+  await forgetSessions(deps, activated.id);
+  return activated;
+}
+
+/** Drops the member's cached sessions in every process (after a change to them committed). */
+function forgetSessions(deps: AccountsDeps, userId: number) {
+  return deps.app.sessions.invalidate({ users: [userId] });
 }
 
 /** The 429 of a login block: it says whether the account or the client's address is blocked. */
@@ -245,13 +263,25 @@ export async function login(deps: AccountsDeps, caller: Caller, emailInput: stri
 }
 
 /** The member of this site behind a session cookie with what GET user.php shows, in one query. */
-export function memberForSession(deps: AccountsDeps, site: Site, token: string | undefined) {
-  if (!token || token.length > 100) return Promise.resolve(undefined);
-  return repo.findSessionMember(deps.app.db.db, hashToken(token), site.id, deps.app.clock.now());
+/** The member behind a session cookie on this site, from the process's session cache when it is still valid. */
+export async function memberForSession(deps: AccountsDeps, site: Site, token: string | undefined): Promise<SessionMember | undefined> {
+  if (!token || token.length > 100) return undefined;
+  const { sessions, clock, db } = deps.app;
+  const hash = hashToken(token);
+  const now = clock.now();
+  const cached = sessions.get(hash, site.id, now);
+  if (cached) return cached;
+  const generation = sessions.generation();
+  const member = await repo.findSessionMember(db.db, hash, site.id, now);
+  if (member) sessions.store(hash, site.id, member, generation);
+  return member;
 }
 
-export function logout(deps: AccountsDeps, token: string | undefined) {
-  return token ? repo.deleteSession(deps.app.db.db, token) : Promise.resolve();
+/** Ends one session, here and in the session cache of every process. */
+export async function logout(deps: AccountsDeps, token: string | undefined, userId?: number) {
+  if (!token) return;
+  await repo.deleteSession(deps.app.db.db, token);
+  await deps.app.sessions.invalidate(userId ? { users: [userId] } : { tokens: [hashToken(token)] });
 }
 
 export async function setLanguage(deps: AccountsDeps, user: User, language: Locale) {
@@ -292,6 +322,7 @@ export async function resetPassword(deps: AccountsDeps, caller: Caller, token: s
     await repo.deleteUserSessions(trx, found.id);
     return found;
   });
+  await forgetSessions(deps, user.id);
   await deps.limits.reset(`${caller.site.id}:${user.email_normalized}`);
   return { user, token: await repo.createSession(app.db.db, user.id, now, SESSION_TTL_MS, caller.userAgent ?? null) };
 }
@@ -305,6 +336,7 @@ export async function changePassword(deps: AccountsDeps, caller: Caller, user: U
   const db = deps.app.db.db;
   await db.updateTable('users').set({ password_hash: await hashPassword(password) }).where('id', '=', user.id).execute();
   await repo.deleteUserSessions(db, user.id);
+  await forgetSessions(deps, user.id);
   return repo.createSession(db, user.id, deps.app.clock.now(), SESSION_TTL_MS, caller.userAgent ?? null);
 }
 
@@ -325,7 +357,7 @@ export async function requestMailChange(deps: AccountsDeps, caller: Caller, user
 export async function confirmMailChange(deps: AccountsDeps, site: Site, token: string): Promise<User> {
   const { app } = deps;
   const now = app.clock.now();
-  return app.db.db.transaction().execute(async (trx) => {
+  const changed = await app.db.db.transaction().execute(async (trx) => {
     const row = await repo.consumeUserToken(trx, token, 'mail_change', site.id, now);
     const user = row ? await repo.findUserById(trx, row.user_id) : undefined;
     if (!row?.payload || !user || user.deleted_at !== null) throw new AccountError('link_invalid', 'auth.link_invalid', 410);
@@ -334,6 +366,8 @@ export async function confirmMailChange(deps: AccountsDeps, site: Site, token: s
     await trx.updateTable('users').set({ email: row.payload, email_normalized: email }).where('id', '=', user.id).execute();
     return (await repo.findUserById(trx, user.id)) as User;
   });
+  await forgetSessions(deps, changed.id);
+  return changed;
 }
 
 export interface SettingsChange {
@@ -353,6 +387,7 @@ export async function updateSettings(deps: AccountsDeps, user: User, change: Set
       await trx.updateTable('profiles').set({ invisible: change.invisible ? 1 : 0 }).where('user_id', '=', user.id).execute();
     }
   });
+  await forgetSessions(deps, user.id);
 }
 
 export function listNotifications(deps: AccountsDeps, user: User) {
@@ -379,6 +414,7 @@ export async function deleteAccount(deps: AccountsDeps, caller: Caller, user: Us
     await trx.updateTable('profiles').set({ status: 'deleted' }).where('user_id', '=', user.id).execute();
     await repo.deleteUserSessions(trx, user.id);
   });
+  await forgetSessions(deps, user.id);
   const token = await repo.createUserToken(db, user.id, 'reactivate', now, TOKEN_TTL.reactivate);
   await sendAccountMail(deps, caller.site, user, 'reactivate', `${caller.origin}/api/reactivate.php?token=${token}`);
 }
@@ -397,6 +433,7 @@ export async function reactivate(deps: AccountsDeps, caller: Caller, token: stri
     await trx.updateTable('profiles').set({ status: found.status === 'confirmed' ? 'active' : 'disabled' }).where('user_id', '=', found.id).execute();
     return found;
   });
+  await forgetSessions(deps, user.id);
   return { user, token: await repo.createSession(app.db.db, user.id, now, SESSION_TTL_MS, caller.userAgent ?? null) };
 }
 
@@ -421,6 +458,7 @@ export async function eraseExpiredAccounts(app: AppContext): Promise<number> {
         .execute();
     });
   }
+  if (due.length) await app.sessions.invalidate({ users: due.map((d) => d.id) });
   return due.length;
 }
 

@@ -20,8 +20,11 @@ export function sessionMiddleware(deps: AccountsDeps): MiddlewareHandler<ApiEnv>
     c.set('sessionToken', token ?? null);
     const member = token ? await memberForSession(deps, c.var.ctx.site, token) : undefined;
     c.set('user', member?.user ?? null);
-    c.set('memberExtras', member?.extras ?? null);
+    c.set('member', member ?? null);
     await next();
+    // Whatever a member's own write changed (credits, profile, photos, settings …) is committed by
+    // now: other processes drop their cached copy of this member (this one's write watch already did).
+    if (member && c.req.method !== 'GET' && c.req.method !== 'HEAD') await deps.app.sessions.invalidate({ users: [member.user.id] });
   };
 }
 

@@ -1,7 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  CompiledQuery, Kysely, type KyselyPlugin, PostgresDialect, type PluginTransformQueryArgs, type PluginTransformResultArgs,
+  type OperationNode, type QueryResult, type RootOperationNode, type TableNode, SqliteDialect, type UnknownRow,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 
@@ -13,6 +16,68 @@ export interface Db {
   schema?: string;
   /** The driver underneath, for libraries that need it (rate limiter stores). */
   raw: { sqlite?: SQLite.Database; pool?: pg.Pool };
+  /** Counts writes to the tables a session lookup reads (see `WATCHED_TABLES`): caches of them compare it. */
+  writes: WriteWatch;
+}
+
+/**
+ * Tables whose rows make up a signed-in member as every request sees them (session, account,
+ * profile, main photo, badge totals). Any write to one of them moves `WriteWatch.generation`.
+ */
+export const WATCHED_TABLES = new Set(['sessions', 'users', 'profiles', 'photos', 'chat_participants', 'likes']);
+
+export interface WriteWatch {
+  /** Moves on every write to a watched table through this handle (before it runs and after it ran). */
+  generation: number;
+  /** The same per table written (`*` for raw SQL writes, whose table is not known). */
+  tables: Map<string, number>;
+}
+
+/** A number that changes whenever one of these tables (or an unknown one) was written through the handle. */
+export function tablesGeneration(watch: WriteWatch, tables: string[]): number {
+  let sum = watch.tables.get('*') ?? 0;
+  for (const table of tables) sum += watch.tables.get(table) ?? 0;
+  return sum;
+}
+
+function tableOf(node: RootOperationNode): string | null {
+  const ref = node.kind === 'InsertQueryNode' ? node.into : node.kind === 'UpdateQueryNode' || node.kind === 'DeleteQueryNode' ? (node.kind === 'UpdateQueryNode' ? node.table : node.from.froms[0]) : null;
+  if (!ref) return null;
+  const inner = ref.kind === 'AliasNode' ? (ref as { node: OperationNode }).node : ref;
+  const table = inner.kind === 'TableNode' ? (inner as TableNode) : null;
+  return table ? table.table.identifier.name : '*';
+}
+
+/**
+ * A Kysely plugin that moves the generation when a query writes to a watched table, so a cache
+ * filled before the write is never used after it. Raw SQL that is not a plain read counts as a write.
+ */
+function writeWatchPlugin(watch: WriteWatch): KyselyPlugin {
+  const writing = new WeakMap<object, string>();
+  const bump = (table: string) => {
+    watch.tables.set(table, (watch.tables.get(table) ?? 0) + 1);
+    if (table === '*' || WATCHED_TABLES.has(table)) watch.generation++;
+  };
+  return {
+    transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
+      let table: string | null = null;
+      if (node.kind === 'RawNode') {
+        if (!/^\s*(select|explain|pragma|with)\b/i.test(node.sqlFragments[0] ?? '')) table = '*';
+      } else if (node.kind === 'InsertQueryNode' || node.kind === 'UpdateQueryNode' || node.kind === 'DeleteQueryNode') {
+        table = tableOf(node);
+      }
+      if (table !== null) {
+        bump(table);
+        writing.set(queryId, table);
+      }
+      return node;
+    },
+    async transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+      const table = writing.get(queryId);
+      if (table !== undefined) bump(table);
+      return result;
+    },
+  };
 }
 
 // BIGINT (epoch milliseconds) and COUNT() come back as numbers, as they do from SQLite.
@@ -56,7 +121,8 @@ export function directSqliteOf(db: object): SQLite.Database | null {
 export function openDatabase(url: string): Db {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_SIZE ?? 10) });
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', raw: { pool } };
+    const writes: WriteWatch = { generation: 0, tables: new Map() };
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [writeWatchPlugin(writes)] }), dialect: 'postgres', raw: { pool }, writes };
   }
   const file = url.replace(/^sqlite:(\/\/)?/, '') || ':memory:';
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -68,9 +134,10 @@ export function openDatabase(url: string): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const cached = withStatementCache(sqlite);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+  const writes: WriteWatch = { generation: 0, tables: new Map() };
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }), plugins: [writeWatchPlugin(writes)] });
   directSqlite.set(db, cached);
-  return { db, dialect: 'sqlite', raw: { sqlite } };
+  return { db, dialect: 'sqlite', raw: { sqlite }, writes };
 }
 
 

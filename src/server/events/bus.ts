@@ -21,8 +21,24 @@ export interface EventBus {
    * from now on are sure to arrive (the Redis subscription is confirmed).
    */
   subscribe(userId: number, listener: (event: BusEvent) => void): Subscription;
+  /**
+   * Tells every process (this one included) that these members or session tokens changed, so
+   * cached sessions of them are dropped. Every `publish` does this for the members it reaches.
+   */
+  invalidate(message: Invalidation): Promise<void>;
+  /** Calls `listener` for every invalidation from any process. */
+  onInvalidate(listener: (message: Invalidation) => void): void;
   close(): Promise<void>;
 }
+
+/** Members (user ids) and single sessions (token hashes) whose cached session is stale. */
+export interface Invalidation {
+  users?: number[];
+  tokens?: string[];
+}
+
+const INVALIDATE_CHANNEL = 'kd:invalidate';
+const usersOf = (events: BusEvent[]) => [...new Set(events.map((e) => e.userId))];
 
 export interface Subscription {
   ready: Promise<void>;
@@ -64,9 +80,18 @@ class LocalFanout {
 
 export function createMemoryBus(): EventBus {
   const local = new LocalFanout();
+  const invalidations = new EventEmitter();
+  invalidations.setMaxListeners(0);
   return {
     async publish(events) {
+      if (events.length) invalidations.emit('message', { users: usersOf(events) });
       for (const event of events) local.deliver(event);
+    },
+    async invalidate(message) {
+      invalidations.emit('message', message);
+    },
+    onInvalidate(listener) {
+      invalidations.on('message', listener);
     },
     subscribe(userId, listener) {
       const { remove } = local.add(userId, listener);
@@ -81,10 +106,14 @@ export function createRedisBus(url: string, logger?: Logger): EventBus {
   const sub = new Redis(url, { maxRetriesPerRequest: null });
   const local = new LocalFanout();
   const pending = new Map<number, Promise<void>>();
+  const invalidations = new EventEmitter();
+  invalidations.setMaxListeners(0);
   for (const client of [pub, sub]) client.on('error', (err) => logger?.warn({ err }, 'redis bus error'));
-  sub.on('message', (_channel: string, payload: string) => {
+  sub.subscribe(INVALIDATE_CHANNEL).catch((err) => logger?.warn({ err }, 'redis subscribe failed'));
+  sub.on('message', (channel: string, payload: string) => {
     try {
-      local.deliver(JSON.parse(payload) as BusEvent);
+      if (channel === INVALIDATE_CHANNEL) invalidations.emit('message', JSON.parse(payload) as Invalidation);
+      else local.deliver(JSON.parse(payload) as BusEvent);
     } catch (err) {
       logger?.warn({ err }, 'bad bus payload');
     }
@@ -93,8 +122,15 @@ export function createRedisBus(url: string, logger?: Logger): EventBus {
     async publish(events) {
       if (events.length === 0) return;
       const pipeline = pub.pipeline();
+      pipeline.publish(INVALIDATE_CHANNEL, JSON.stringify({ users: usersOf(events) }));
       for (const event of events) pipeline.publish(channelOf(event.userId), JSON.stringify(event));
       await pipeline.exec();
+    },
+    async invalidate(message) {
+      await pub.publish(INVALIDATE_CHANNEL, JSON.stringify(message));
+    },
+    onInvalidate(listener) {
+      invalidations.on('message', listener);
     },
     subscribe(userId, listener) {
       const { first, remove } = local.add(userId, listener);

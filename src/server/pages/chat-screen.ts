@@ -4,13 +4,6 @@ import { listChats, openConversation } from '../chat/chat.service';
 import { listLikes } from '../likes/likes.service';
 import { RuleError } from '../rule-error';
 
-/** Catalog prefixes the chat island needs. */
-export const CHAT_MESSAGE_PREFIXES = [
-  'chat.', 'gift.', 'icebreaker.', 'profile.report', 'profile.block', 'profile.unblock', 'profile.blocked_done', 'profile.unblocked',
-  'profile.reported', 'report_reason.', 'error.', 'common.', 'activation.resend', 'activation.resent', 'members.age', 'nav.get_premium',
-];
-/** Catalog prefixes the likes island needs. */
-export const LIKES_MESSAGE_PREFIXES = ['likes.', 'members.age', 'chat.retry', 'nav.new_likes_badge'];
 
 export type ChatScreen =
   | { status: 200; chats: ChatsResponse; conversation: ConversationView | null }

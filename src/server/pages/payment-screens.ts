@@ -6,9 +6,6 @@ import { REQUEST_TYPE_HEADER, REQUEST_TYPE_VALUE } from '../../shared/user.contr
 import type { AppContext } from '../app-context';
 import { createApi } from '../api/app';
 
-/** Catalog prefixes the payment islands need. */
-export const SHOP_MESSAGE_PREFIXES = ['shop.', 'payments.failed', 'payments.card_failed', 'payments.dd', 'payments.sms_invalid', 'payments.method.', 'payments.consent_required', 'error.', 'common.'];
-
 type ApiAnswer<T> = { status: number; body: T };
 const apis = new WeakMap<AppContext, ReturnType<typeof createApi>>();
 

@@ -1,5 +1,4 @@
 import { regionDataFor } from '../../shared/geo/regions';
-import { messagesFor } from '../../shared/i18n';
 import type { Locale } from '../../shared/locales';
 import { MIN_AGE } from '../../shared/constants';
 import {
@@ -11,7 +10,6 @@ import { TRACKING_PARAMS, type Tracking } from '../../shared/tracking';
 import countries from 'i18n-iso-countries';
 import type { SignupWizardProps } from '../../islands/signup/SignupWizard';
 
-export const SIGNUP_MESSAGE_PREFIXES = ['signup.', 'auth.', 'option.', 'activation.', 'photos.', 'common.', 'error.', 'footer.terms', 'footer.privacy', 'nav.login', 'home.cta_login'];
 
 
 /** Everything the signup wizard needs, decided on the server. */
@@ -21,7 +19,6 @@ export function signupWizardProps(site: Site, locale: Locale, visit: Tracking, t
   const names = countries.getNames(locale === 'nb' ? 'no' : locale, { select: 'official' });
   return {
     locale,
-    messages: messagesFor(locale, SIGNUP_MESSAGE_PREFIXES),
     siteName: site.name,
     signupsOpen: site.signups === 'all' || trackingNetwork(tracking) !== null,
     minAge: MIN_AGE,

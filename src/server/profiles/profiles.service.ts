@@ -1,10 +1,11 @@
-import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely';
 import { lockMember } from '../db/locks';
 import { ageOn } from '../../shared/accounts.contract';
 import { FREE_LIKES_PER_DAY } from '../../shared/constants';
 import {
-  type ProfileCard, SEARCH_PAGE_SIZE, type SearchQuery, type SearchResult, SIMILAR_THRESHOLD,
+  type ProfileCard, SEARCH_COUNT_CAP, SEARCH_PAGE_SIZE, type SearchQuery, type SearchResult, SIMILAR_THRESHOLD,
 } from '../../shared/profiles.contract';
+import { hotQuery, tablesGeneration } from '../db/database';
 import type { Site } from '../../shared/site.schema';
 import type { AppContext } from '../app-context';
 import { RuleError } from '../rule-error';
@@ -25,7 +26,7 @@ export function birthDateForAge(now: number, years: number): string {
 }
 
 /** The viewer's own profile id, or null for visitors. */
-export async function profileIdOf(db: Kysely<Database>, user: User | null): Promise<number | null> {
+export async function profileIdOf(db: Kysely<Database>, user: Pick<User, 'id'> | null): Promise<number | null> {
   if (!user) return null;
   const row = await db.selectFrom('profiles').select('id').where('user_id', '=', user.id).executeTakeFirst();
   return row?.id ?? null;
@@ -74,9 +75,89 @@ function filtered(db: Kysely<Database>, site: Site, viewerProfileId: number | nu
   return q;
 }
 
-/** How many profiles match: the filter index alone answers it, without the photo join. */
+/** How many profiles match, up to SEARCH_COUNT_CAP + 1: the filter index alone answers it, without the photo join. */
 function countQuery(db: Kysely<Database>, site: Site, viewerProfileId: number | null, f: Filters, now: number) {
-  return filtered(db, site, viewerProfileId, f, now).select((eb) => eb.fn.countAll<number>().as('n'));
+  const matches = filtered(db, site, viewerProfileId, f, now).select('profiles.id').limit(SEARCH_COUNT_CAP + 1);
+  return db.selectFrom(matches.as('m')).select((eb) => eb.fn.countAll<number>().as('n'));
+}
+
+/** How long a process reuses a search count (a member does not need the exact count of this second). */
+export const SEARCH_COUNT_TTL_MS = 15_000;
+const countCaches = new WeakMap<AppContext, Map<string, { n: number; generation: number; at: number }>>();
+
+/**
+ * Matches of the filters for everyone (no viewer exclusions), kept per site × filters for
+ * SEARCH_COUNT_TTL_MS and dropped at once when a profile changes through this process (write watch).
+ */
+async function baseCount(app: AppContext, site: Site, f: Filters, now: number): Promise<number> {
+  const cache = countCaches.get(app) ?? new Map<string, { n: number; generation: number; at: number }>();
+  countCaches.set(app, cache);
+  const min = f.min_age !== undefined ? birthDateForAge(now, f.min_age) : '';
+  const max = f.max_age !== undefined ? birthDateForAge(now, f.max_age + 1) : '';
+  const key = [site.id, f.gender ?? '', f.country ?? '', f.countryregion ?? '', min, max].join('|');
+  const generation = tablesGeneration(app.db.writes, ['profiles']);
+  const hit = cache.get(key);
+  if (hit && hit.generation === generation && performance.now() - hit.at < SEARCH_COUNT_TTL_MS) return hit.n;
+  const [{ n }] = await countQuery(app.db.db, site, null, f, now).execute();
+  if (cache.size > 5000) cache.clear();
+  if (generation === tablesGeneration(app.db.writes, ['profiles'])) cache.set(key, { n: Number(n), generation, at: performance.now() });
+  return Number(n);
+}
+
+/**
+ * Profiles the shared (viewer-less) search lists but this viewer must not see: their own profile and
+ * those blocked either way, where they match the filters. Looked up by id: a member has few blocks.
+ */
+async function excludedMatches(app: AppContext, site: Site, viewerProfileId: number | null, f: Filters, now: number): Promise<number[]> {
+  if (viewerProfileId === null) return [];
+  const db = app.db.db;
+  const blocked = await db
+    .selectFrom('blocks')
+    .select(['blocker_profile_id', 'blocked_profile_id'])
+    .where((eb) => eb.or([eb('blocker_profile_id', '=', viewerProfileId), eb('blocked_profile_id', '=', viewerProfileId)]))
+    .execute();
+  const excluded = [viewerProfileId, ...blocked.map((b) => (b.blocker_profile_id === viewerProfileId ? b.blocked_profile_id : b.blocker_profile_id))];
+  const rows = await filtered(db, site, null, f, now).where('profiles.id', 'in', excluded).select('profiles.id').execute();
+  return rows.map((r) => r.id);
+}
+
+/** How many of these profiles (ids as a JSON array) may be listed on the site: one precompiled statement. */
+const listedCount = {
+  sqlite: hotQuery<[string, string], { n: number }>(
+    (db, ids, siteId) => db.selectFrom('profiles').select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('profiles.id', 'in', sql<number>`(select value from json_each(${ids}))`).where((eb) => visibleTo(eb, siteId, null)),
+    ['\u0000ids', '\u0000site'],
+  ),
+  postgres: hotQuery<[string, string], { n: number }>(
+    (db, ids, siteId) => db.selectFrom('profiles').select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('profiles.id', 'in', sql<number>`(select value::int from json_array_elements_text(${ids}::json))`).where((eb) => visibleTo(eb, siteId, null)),
+    ['\u0000ids', '\u0000site'],
+  ),
+};
+
+const pageCaches = new WeakMap<AppContext, Map<string, { cards: ProfileCard[]; generation: number; at: number }>>();
+
+/**
+ * One page of the shared (viewer-less) search, kept per site × filters × page like the counts. Who
+ * may be listed is checked again on every use — still on the site, active and not invisible — so a
+ * profile hidden meanwhile (in any process) never shows: then the page is read afresh.
+ */
+async function sharedPage(app: AppContext, site: Site, f: Filters, page: number, now: number): Promise<ProfileCard[]> {
+  const db = app.db.db;
+  const cache = pageCaches.get(app) ?? new Map<string, { cards: ProfileCard[]; generation: number; at: number }>();
+  pageCaches.set(app, cache);
+  const key = [site.id, f.gender ?? '', f.country ?? '', f.countryregion ?? '', f.min_age ?? '', f.max_age ?? '', page, new Date(now).toISOString().slice(0, 10)].join('|');
+  const generation = tablesGeneration(app.db.writes, ['profiles', 'photos']);
+  const hit = cache.get(key);
+  if (hit && hit.generation === generation && performance.now() - hit.at < SEARCH_COUNT_TTL_MS) {
+    if (hit.cards.length === 0) return hit.cards;
+    const listed = await listedCount[app.db.dialect](db, JSON.stringify(hit.cards.map((c) => c.id)), site.id);
+    if (Number(listed?.n) === hit.cards.length) return hit.cards;
+  }
+  const cards = await runCards(db, filtered(db, site, null, f, now), SEARCH_PAGE_SIZE, (page - 1) * SEARCH_PAGE_SIZE, now);
+  if (cache.size > 5000) cache.clear();
+  if (generation === tablesGeneration(app.db.writes, ['profiles', 'photos'])) cache.set(key, { cards, generation, at: performance.now() });
+  return cards;
 }
 
 type CardRow = { id: number; name: string; birth_date: string; city: string | null; region: string | null; country: string; fictional: number; thumb: string | null };
@@ -124,14 +205,18 @@ export function searchStatements(app: AppContext, site: Site, filters: SearchQue
 }
 
 /** Member search with the spec's filters; suggests similar profiles when results are few. */
-export async function searchProfiles(app: AppContext, site: Site, viewer: User | null, filters: SearchQuery): Promise<SearchResult> {
+export async function searchProfiles(app: AppContext, site: Site, viewer: Pick<User, 'id'> | null, filters: SearchQuery): Promise<SearchResult> {
   const db = app.db.db;
   const now = app.clock.now();
   const viewerProfileId = await profileIdOf(db, viewer);
   const page = filters.page ?? 1;
-  const [{ n }] = await countQuery(db, site, viewerProfileId, filters, now).execute();
-  const numResults = Number(n);
-  const results = await runCards(db, filtered(db, site, viewerProfileId, filters, now), SEARCH_PAGE_SIZE, (page - 1) * SEARCH_PAGE_SIZE, now);
+  const base = await baseCount(app, site, filters, now);
+  const excluded = await excludedMatches(app, site, viewerProfileId, filters, now);
+  const numResults = base > SEARCH_COUNT_CAP ? base : Math.max(0, base - excluded.length);
+  // Nobody this viewer must not see matches: their results are the shared ones. Otherwise their own.
+  const results = excluded.length === 0
+    ? await sharedPage(app, site, filters, page, now)
+    : await runCards(db, filtered(db, site, viewerProfileId, filters, now), SEARCH_PAGE_SIZE, (page - 1) * SEARCH_PAGE_SIZE, now);
   let similar: ProfileCard[] = [];
   let similarCount = 0;
   if (numResults < SIMILAR_THRESHOLD) {

@@ -37,6 +37,14 @@ export function regionsFor(country: string, locale: Locale): { code: string; nam
   return (REGIONS[country] ?? []).map((r) => ({ code: r.code, name: r.names?.[locale] ?? r.name }));
 }
 
+/**
+ * The regions a page hands its island: only the shown country's (others load as hashed assets when
+ * chosen, src/core/geo/region-options.ts), keyed by country, named in the locale.
+ */
+export function regionDataOf(country: string | null | undefined, locale: Locale): Record<string, { code: string; name: string }[]> {
+  return country ? { [country]: regionsFor(country, locale) } : {};
+}
+
 /** Regions of several countries, keyed by country, named in the locale. */
 export function regionDataFor(countries: string[], locale: Locale): Record<string, { code: string; name: string }[]> {
   return Object.fromEntries(countries.map((c) => [c, regionsFor(c, locale)]));

@@ -16,6 +16,9 @@ export type Catalog = Record<string, string>;
 export type CatalogKey = keyof typeof en;
 /** Every locale's catalog; flat dotted keys. */
 export const CATALOGS: Record<Locale, Catalog> = { nl, en, de, it, fr, es, pl, da, fi, nb, sv };
+// Islands rendered on the server translate from these (src/islands/shared/i18n.ts); in the browser
+// they load their locale's catalog as one hashed asset instead of receiving it in their props.
+(globalThis as { __kindredCatalogs?: Record<string, Catalog> }).__kindredCatalogs = CATALOGS;
 
 import { I18N_OPTIONS } from './options';
 export { I18N_OPTIONS };

@@ -38,8 +38,9 @@ export function accountRoutes(app: AppContext) {
     return answerUser(c, session.user);
   };
 
+  // Also answered without Hono by the node entry when there is no query (src/server/api/session-user.ts).
   routes.get('/user.php', async (c) =>
-    c.var.user ? c.json({ user: await accounts.describeUser(deps, c.var.ctx.site, c.var.user, c.var.memberExtras ?? undefined) }) : c.json({ user: null }));
+    c.var.member ? c.body(await accounts.sessionUserBody(deps, c.var.ctx.site, c.var.member), 200, { 'Content-Type': 'application/json' }) : c.json({ user: null }));
 
   routes.post('/user.php', async (c) => {
     // POST /api/user.php?push=1 {subscription}: this browser's web-push subscription (SPEC §7).
@@ -78,7 +79,7 @@ export function accountRoutes(app: AppContext) {
       if (c.req.header('sec-fetch-mode') === 'navigate') return c.redirect('/', 303);
       return jsonError(c, 403, 'cross_site', 'error.cross_site');
     }
-    await accounts.logout(deps, c.var.sessionToken ?? undefined);
+    await accounts.logout(deps, c.var.sessionToken ?? undefined, c.var.user?.id);
     clearSessionCookie(c);
     // A plain link (no script) lands back on the home page.
     if (c.req.header('sec-fetch-mode') === 'navigate') return c.redirect('/', 303);

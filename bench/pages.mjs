@@ -1,0 +1,92 @@
+// npm run bench:pages — requests/s of the member pages (logged in) beside the static /terms from the
+// same server in one run, with the bytes each sends on the wire (compressed, as a browser asks) and
+// before compression. Aim: every member page ≥ 0.05 of /terms.
+import { get } from 'node:http';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import autocannon from 'autocannon';
+import { DURATION, machine, port, startServer, verdict } from './lib.mjs';
+
+// Pages cost milliseconds each: fewer connections than the API benches, or a busy machine times them out.
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+
+const AIM = 0.05;
+const APP = port(4431);
+const base = `http://127.0.0.1:${APP}`;
+const dir = mkdtempSync(path.join(tmpdir(), 'kindred-pages-'));
+const app = await startServer('dist/server-main.mjs', { PORT: String(APP), HOST: '127.0.0.1', DATA_DIR: dir, SEED_PROFILES: '2000', LOG_LEVEL: 'warn' }, `${base}/terms`);
+
+const login = await fetch(`${base}/api/user.php`, {
+  method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'premium@kindred.example', password: 'kindred-demo-2026' }),
+});
+const session = login.headers.get('set-cookie')?.split(';')[0];
+if (!login.ok || !session) throw new Error(`login failed: ${login.status}`);
+const HEADERS = { cookie: `${session}; lang=en`, 'accept-encoding': 'br, gzip', accept: 'text/html' };
+// The baseline is the static /terms a visitor gets from memory (a member's /terms is rendered, with their menu).
+const VISITOR = { cookie: 'lang=en', 'accept-encoding': 'br, gzip', accept: 'text/html' };
+const headersFor = (pathname) => (pathname === '/terms' ? VISITOR : HEADERS);
+const search = await (await fetch(`${base}/api/search.php`, { headers: { cookie: HEADERS.cookie } })).json();
+const someone = search.results[0]?.id;
+if (!someone) throw new Error('no profile to open');
+
+/** Status, bytes on the wire and decoded bytes of one request, as a browser would make it. */
+function fetchRaw(pathname) {
+  return new Promise((resolve, reject) => {
+    get({ host: '127.0.0.1', port: APP, path: pathname, headers: headersFor(pathname) }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const wire = Buffer.concat(chunks);
+        const encoding = res.headers['content-encoding'];
+        const html = encoding === 'br' ? brotliDecompressSync(wire) : encoding === 'gzip' ? gunzipSync(wire) : wire;
+        resolve({ status: res.statusCode, wire: wire.length, html: html.length, encoding: encoding ?? 'identity', text: html.toString() });
+      });
+    }).on('error', reject);
+  });
+}
+
+function load(pathname) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url: `${base}${pathname}`, connections: CONNECTIONS, duration: DURATION, headers: headersFor(pathname) }, (err, r) => (err ? reject(err) : resolve(r)));
+  });
+}
+
+const PAGES = ['/members', '/chats', '/likes', `/members/${someone}`, '/profile'];
+const rows = [];
+console.log(machine());
+console.log(`${CONNECTIONS} connections, ${DURATION} s per run; members logged in (premium demo member), /terms as a visitor (static, from memory) before and after each page`);
+const measure = async (pathname) => {
+  const raw = await fetchRaw(pathname);
+  if (raw.status !== 200) throw new Error(`${pathname} answered ${raw.status}`);
+  if (pathname !== '/terms' && !raw.text.includes('data-logged-in="true"')) throw new Error(`${pathname} was not rendered for the member`);
+  await load(pathname); // warm-up
+  const r = await load(pathname);
+  return { pathname, rps: r.requests.average, p99: r.latency.p99, errors: r.errors + r.non2xx, ...raw };
+};
+// Other work on the machine changes from minute to minute: each page is measured between two runs of
+// /terms and compared with their mean.
+let before = await measure('/terms');
+const termsRuns = [before];
+for (const pathname of PAGES) {
+  const row = await measure(pathname);
+  const after = await measure('/terms');
+  termsRuns.push(after);
+  rows.push({ ...row, baseline: (before.rps + after.rps) / 2 });
+  before = after;
+}
+app.kill();
+
+const termsRps = termsRuns.reduce((sum, r) => sum + r.rps, 0) / termsRuns.length;
+const terms = [termsRuns[0]];
+const line = (r, ratio) =>
+  `${r.pathname.padEnd(16)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${r.p99.toFixed(0).padStart(5)} ms  ${String(r.wire).padStart(6)} B on the wire (${r.encoding})  ${String(r.html).padStart(6)} B HTML  ${ratio}`;
+console.log(line({ ...terms[0], rps: termsRps }, '(baseline)'));
+let met = true;
+for (const r of rows) {
+  const ratio = r.rps / r.baseline;
+  met = met && ratio >= AIM && r.errors === 0;
+  console.log(line(r, `ratio ${ratio.toFixed(3)} (/terms beside it ${r.baseline.toFixed(0)} req/s)${r.errors ? `  errors ${r.errors}` : ''}`));
+}
+verdict(`every member page ≥ ${AIM} of /terms on the same server`, met);

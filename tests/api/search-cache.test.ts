@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Db, openDatabase } from '../../src/server/db/database';
+import { seedDemoData } from '../../src/server/db/seed';
+import { SEARCH_COUNT_CAP } from '../../src/shared/profiles.contract';
+import { activeMember, as, post } from '../helpers/members';
+import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
+
+// Search counts and pages are shared for a moment per site × filters (profiles.service.ts). Who may
+// be listed must still hold exactly: invisible, blocked and other-site profiles never show, and a
+// member's count leaves out exactly who they may not see.
+type Result = { numResults: number; results: { id: number }[] };
+
+for (const dialect of DIALECTS) {
+  describe(`search counts and shared pages (${dialect})`, () => {
+    let t: TestApp;
+    /** Another handle on the same database: writes through it are what another process would do. */
+    let other: Db;
+    beforeAll(async () => {
+      t = await createTestApp(dialect);
+      const { db: handle } = t.app;
+      other = handle.dialect === 'sqlite'
+        ? openDatabase(`sqlite:${handle.raw.sqlite?.name}`)
+        : openDatabase(`${process.env.TEST_DATABASE_URL}${process.env.TEST_DATABASE_URL?.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${handle.schema}`)}`);
+    });
+    afterAll(async () => {
+      await other.db.destroy();
+      await t.close();
+    });
+
+    const search = async (query: string, cookie?: string, host?: string): Promise<Result> => {
+      const res = await t.request(`/api/search.php?${query}`, { ...(cookie ? as(cookie) : {}), host });
+      expect(res.status).toBe(200);
+      return res.json();
+    };
+
+    it('never lists a profile that turned invisible, even when the change came from another process', async () => {
+      const kim = await activeMember(t, 'Kimberly', { gender: 'male', region: 'zeeland' });
+      const first = await search('gender=male&country=NL&countryregion=zeeland');
+      expect(first.results.map((r) => r.id)).toContain(kim.profileId);
+      // Not through this app's handle: its write watch does not see it, the listing check must.
+      await other.db.updateTable('profiles').set({ invisible: 1 }).where('id', '=', kim.profileId).execute();
+      const again = await search('gender=male&country=NL&countryregion=zeeland');
+      expect(again.results.map((r) => r.id)).not.toContain(kim.profileId);
+      await other.db.updateTable('profiles').set({ invisible: 0 }).where('id', '=', kim.profileId).execute();
+    });
+
+    it('a block hides both members from each other at once, results and count', async () => {
+      const lea = await activeMember(t, 'Leandra', { gender: 'female', region: 'limburg' });
+      const max = await activeMember(t, 'Maximus', { gender: 'male', region: 'limburg' });
+      const viewer = await activeMember(t, 'Norberta', { gender: 'female', region: 'friesland' });
+      const before = await search('country=NL&countryregion=limburg', viewer.cookie);
+      expect(before.results.map((r) => r.id)).toEqual(expect.arrayContaining([lea.profileId, max.profileId]));
+      expect((await t.request('/api/block.php', post(max.cookie, { profile_id: viewer.profileId }))).status).toBe(200);
+      const after = await search('country=NL&countryregion=limburg', viewer.cookie);
+      expect(after.results.map((r) => r.id)).not.toContain(max.profileId);
+      expect(after.numResults).toBe(before.numResults - 1);
+      // Lea searching sees the viewer's region unchanged; Max does not see the viewer.
+      const maxView = await search('country=NL&countryregion=friesland', max.cookie);
+      expect(maxView.results.map((r) => r.id)).not.toContain(viewer.profileId);
+      const leaView = await search('country=NL&countryregion=friesland', lea.cookie);
+      expect(leaView.results.map((r) => r.id)).toContain(viewer.profileId);
+    });
+
+    it('never counts or lists the viewer', async () => {
+      const ola = await activeMember(t, 'Olaleye', { gender: 'female', region: 'groningen' });
+      const visitor = await search('gender=female&country=NL&countryregion=groningen');
+      const own = await search('gender=female&country=NL&countryregion=groningen', ola.cookie);
+      expect(visitor.results.map((r) => r.id)).toContain(ola.profileId);
+      expect(own.results.map((r) => r.id)).not.toContain(ola.profileId);
+      expect(own.numResults).toBe(visitor.numResults - 1);
+    });
+
+    it('keeps sites apart: another site never gets this site\'s shared page', async () => {
+      const pia = await activeMember(t, 'Piappolo', { gender: 'female', region: 'flevoland' });
+      expect((await search('gender=female&country=NL&countryregion=flevoland')).results.map((r) => r.id)).toContain(pia.profileId);
+      const elsewhere = await search('gender=female&country=NL&countryregion=flevoland&network=adnet', undefined, 'rijpe.localhost');
+      expect(elsewhere.results.map((r) => r.id)).not.toContain(pia.profileId);
+    });
+
+    it(`counts up to ${SEARCH_COUNT_CAP} and then says "more"`, async () => {
+      // About half of the demo population goes to this site.
+      await seedDemoData(t.app, 21_000, { avatars: false });
+      const broad = await search('');
+      expect(broad.numResults).toBe(SEARCH_COUNT_CAP + 1);
+      expect(broad.results).toHaveLength(24);
+      const narrow = await search('gender=male&country=NL&countryregion=zeeland');
+      expect(narrow.numResults).toBeLessThanOrEqual(SEARCH_COUNT_CAP);
+    }, 120_000);
+  });
+}

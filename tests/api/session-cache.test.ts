@@ -1,0 +1,171 @@
+import pino from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hashToken } from '../../src/server/accounts/tokens';
+import { createApi } from '../../src/server/api/app';
+import { type AppContext, createAppContext } from '../../src/server/app-context';
+import { readConfig } from '../../src/server/config';
+import { type Db, openDatabase } from '../../src/server/db/database';
+import { createMemoryBus, createRedisBus, type EventBus } from '../../src/server/events/bus';
+import { activeMember, as, JSON_HEADERS, post } from '../helpers/members';
+import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
+
+// The session cache (src/server/accounts/session-cache.ts) may never answer for a session that has
+// ended or a member that changed: every case below would fail if a stale entry were served.
+// A long cache lifetime makes sure an expiring entry is not what saves a case.
+const LONG = { SESSION_CACHE_MS: '600000' };
+const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };
+
+async function userOf(t: { request: TestApp['request'] }, cookie: string) {
+  const res = await t.request('/api/user.php', as(cookie));
+  expect(res.status).toBe(200);
+  return (await res.json()).user as { id: number; credits: number; invisible: boolean; unread_messages: number } | null;
+}
+
+/** A second app instance on the same database through its own handle, sharing `bus` (or not). */
+async function secondInstance(first: AppContext, bus: EventBus) {
+  const handle: Db = first.db.dialect === 'sqlite'
+    ? openDatabase(`sqlite:${first.db.raw.sqlite?.name}`)
+    : { ...openDatabase(`${process.env.TEST_DATABASE_URL}${process.env.TEST_DATABASE_URL?.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${first.db.schema}`)}`), schema: first.db.schema };
+  const config = readConfig({ NODE_ENV: 'test', DATA_DIR: first.config.dataDir, ...LONG });
+  const app = await createAppContext(config, { db: handle, clock: first.clock, bus, logger: pino({ level: 'silent' }) });
+  const api = createApi(app);
+  return {
+    app,
+    request: (pathname: string, init: RequestInit = {}) => {
+      const headers = new Headers(init.headers);
+      headers.set('host', 'localhost:4321');
+      return Promise.resolve(api.request(`http://localhost:4321${pathname}`, { ...init, headers }));
+    },
+    close: async () => {
+      await handle.db.destroy();
+    },
+  };
+}
+
+for (const dialect of DIALECTS) {
+  describe(`session cache (${dialect})`, () => {
+    let t: TestApp;
+    beforeEach(async () => {
+      t = await createTestApp(dialect, LONG);
+    });
+    afterEach(async () => {
+      await t.close();
+    });
+
+    it('serves a repeated lookup from the cache and still ends a logged-out session at once', async () => {
+      const ann = await activeMember(t, 'Annika');
+      expect((await userOf(t, ann.cookie))?.id).toBe(ann.userId);
+      // A second read with no change in between comes from the cache (the same frozen user row).
+      const first = t.app.sessions.get(...keyOf(t, ann.cookie));
+      expect(first).toBeDefined();
+      expect(Object.isFrozen(first?.user)).toBe(true);
+      const r = await t.request('/api/logout.php', as(ann.cookie, { headers: { ...JSON_HEADERS, cookie: ann.cookie, ...SAME_ORIGIN } }));
+      expect(r.status).toBe(200);
+      expect(await userOf(t, ann.cookie)).toBeNull();
+    });
+
+    it('refuses every other session at once after a password change', async () => {
+      const bob = await activeMember(t, 'Bobby');
+      const login = await t.request('/api/user.php', post('lang=en', { email: 'bobby@example.com', password: 'correct horse battery' }));
+      const other = `${login.headers.get('set-cookie')?.split(';')[0]}; lang=en`;
+      expect((await userOf(t, other))?.id).toBe(bob.userId);
+      expect((await userOf(t, bob.cookie))?.id).toBe(bob.userId);
+      const changed = await t.request('/api/change-password.php', post(bob.cookie, { old_password: 'correct horse battery', password: 'another fine passphrase' }));
+      expect(changed.status).toBe(200);
+      expect(await userOf(t, other)).toBeNull();
+      expect(await userOf(t, bob.cookie)).toBeNull();
+    });
+
+    it('refuses the session of a deleted account at once', async () => {
+      const cy = await activeMember(t, 'Cyrus');
+      expect((await userOf(t, cy.cookie))?.id).toBe(cy.userId);
+      const deleted = await t.request('/api/delete-account.php', post(cy.cookie, { password: 'correct horse battery' }));
+      expect(deleted.status).toBeLessThan(300);
+      expect(await userOf(t, cy.cookie)).toBeNull();
+    });
+
+    it('shows changes made by other code paths at once (credits, invisible mode, a session deleted in the database)', async () => {
+      const dee = await activeMember(t, 'Deena', { credits: 5 });
+      expect((await userOf(t, dee.cookie))?.credits).toBe(5);
+      await t.app.db.db.updateTable('users').set({ credits: 42 }).where('id', '=', dee.userId).execute();
+      expect((await userOf(t, dee.cookie))?.credits).toBe(42);
+      await t.app.db.db.updateTable('profiles').set({ invisible: 1 }).where('user_id', '=', dee.userId).execute();
+      expect((await userOf(t, dee.cookie))?.invisible).toBe(true);
+      await t.app.db.db.deleteFrom('sessions').where('user_id', '=', dee.userId).execute();
+      expect(await userOf(t, dee.cookie)).toBeNull();
+    });
+
+    it('keeps badge totals current when a message arrives', async () => {
+      const eve = await activeMember(t, 'Evelyn', { credits: 50, paid: true });
+      const fay = await activeMember(t, 'Faylen', { credits: 50, paid: true });
+      expect((await userOf(t, fay.cookie))?.unread_messages).toBe(0);
+      const sent = await t.request('/api/messages.php', post(eve.cookie, { profile_id: fay.profileId, kind: 'text', text: 'hello', client_id: 'c-00000001' }));
+      expect(sent.status).toBeLessThan(300);
+      expect((await userOf(t, fay.cookie))?.unread_messages).toBe(1);
+    });
+
+    it('never keeps a session past its end on the clock', async () => {
+      const gus = await activeMember(t, 'Gustav');
+      expect((await userOf(t, gus.cookie))?.id).toBe(gus.userId);
+      t.clock.advance(31 * 24 * 3600_000);
+      expect(await userOf(t, gus.cookie)).toBeNull();
+    });
+
+    it('a logout through one app instance ends the session in another at once when they share the bus', async () => {
+      const bus = createMemoryBus();
+      const a = await secondInstance(t.app, bus);
+      const b = await secondInstance(t.app, bus);
+      try {
+        const hal = await activeMember(t, 'Halvor');
+        expect((await userOf(a, hal.cookie))?.id).toBe(hal.userId);
+        const r = await b.request('/api/logout.php', { headers: { ...JSON_HEADERS, cookie: hal.cookie, ...SAME_ORIGIN } });
+        expect(r.status).toBe(200);
+        expect(await userOf(a, hal.cookie)).toBeNull();
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+
+    it('without a shared bus another instance would still answer from its cache (what the bus is for)', async () => {
+      const a = await secondInstance(t.app, createMemoryBus());
+      const b = await secondInstance(t.app, createMemoryBus());
+      try {
+        const ida = await activeMember(t, 'Idalia');
+        expect((await userOf(a, ida.cookie))?.id).toBe(ida.userId);
+        await b.request('/api/logout.php', { headers: { ...JSON_HEADERS, cookie: ida.cookie, ...SAME_ORIGIN } });
+        expect((await userOf(a, ida.cookie))?.id).toBe(ida.userId);
+        await a.app.sessions.invalidate({ users: [ida.userId] });
+        expect(await userOf(a, ida.cookie)).toBeNull();
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+
+    it.skipIf(!process.env.TEST_REDIS_URL)('a password change through one instance reaches another over Redis', async () => {
+      const redis = process.env.TEST_REDIS_URL as string;
+      const a = await secondInstance(t.app, createRedisBus(redis));
+      const b = await secondInstance(t.app, createRedisBus(redis));
+      try {
+        const jo = await activeMember(t, 'Joanna');
+        expect((await userOf(a, jo.cookie))?.id).toBe(jo.userId);
+        const changed = await b.request('/api/change-password.php', post(jo.cookie, { old_password: 'correct horse battery', password: 'another fine passphrase' }));
+        expect(changed.status).toBe(200);
+        // Redis delivers to the other instance a moment later (far below the cache lifetime here).
+        await expect.poll(() => userOf(a, jo.cookie), { timeout: 2000, interval: 20 }).toBeNull();
+      } finally {
+        await a.app.bus.close();
+        await b.app.bus.close();
+        await a.close();
+        await b.close();
+      }
+    });
+  });
+}
+
+/** The cache key of a session cookie: token hash and site. */
+function keyOf(t: TestApp, cookie: string): [string, string, number] {
+  const token = /kd_session=([^;]+)/.exec(cookie)?.[1] as string;
+  return [hashToken(token), t.app.sites.defaultSite.id, t.app.clock.now()];
+}
