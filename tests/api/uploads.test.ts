@@ -1,3 +1,4 @@
+import { enrolStaff } from '../helpers/staff';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -47,7 +48,7 @@ for (const dialect of DIALECTS) {
       ann = await activeMember(t, 'Ann');
       bob = await activeMember(t, 'Bob', { gender: 'male' });
       staff = await activeMember(t, 'Stella');
-      await t.app.db.db.updateTable('users').set({ role: 'staff' }).where('id', '=', staff.userId).execute();
+      await enrolStaff(t, staff.cookie, 'localhost:4321', 'stella@example.com', 'moderator');
       // Staff of another site (Männerhafen, on gay.localhost).
       const res = await t.request('/api/signup.php', {
         method: 'POST', host: 'gay.localhost', headers: JSON_HEADERS,
