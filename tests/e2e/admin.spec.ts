@@ -1,11 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import * as OTPAuth from 'otpauth';
-import { expect, hydrated, skipEntryWarning, test, tr } from './fixtures';
+import type { APIRequestContext, Browser } from '@playwright/test';
+import { expect, test, tr } from './fixtures';
 import { linkFromMail } from './mail-server';
+import { login, makeStaff, staffLogin } from './staff';
 
 const PASSWORD = 'a long passphrase 42';
-const DATA_DIR = process.env.E2E_DATA_DIR ?? 'test-results/e2e-data';
 const t = (key: string, vars: Record<string, string | number> = {}) =>
   tr('en', key).replace(/\{\{(\w+)\}\}/g, (_m, name: string) => String(vars[name] ?? ''));
 
@@ -23,44 +21,12 @@ async function createMember(request: APIRequestContext, tag: string, gender: 'ma
   return { email, name, profileId: user.profile.id };
 }
 
-/** Makes a member staff of Kindred with a role, through the real CLI (`npm run staff`) on the e2e database. */
-function makeStaff(email: string, role: string) {
-  execFileSync('npx', ['tsx', 'src/server/accounts/staff.cli.ts', 'kindred', email, '--role', role], {
-    env: { ...process.env, DATA_DIR, NODE_ENV: 'production', DEPLOYMENT: 'demo', LOG_LEVEL: 'warn', SEED_ON_EMPTY: '0' }, stdio: 'pipe',
-  });
-}
-
-async function login(page: Page, email: string, next = '/members') {
-  await skipEntryWarning(page);
-  await page.goto(`/login?next=${encodeURIComponent(next)}`);
-  await hydrated(page);
-  await page.getByLabel(tr('en', 'auth.email')).fill(email);
-  await page.getByLabel(tr('en', 'auth.password')).fill(PASSWORD);
-  await page.getByRole('button', { name: tr('en', 'auth.login_button') }).click();
-}
-
-/** First staff login: password, then TOTP enrolment with a code computed from the shown secret; lands in the console. */
-async function staffLogin(page: Page, email: string) {
-  await login(page, email, '/admin');
-  await expect(page).toHaveURL(/\/admin\/login/);
-  await hydrated(page);
-  await page.getByRole('button', { name: t('admin.twofa.enrol_start') }).click();
-  await expect(page.getByRole('img', { name: t('admin.twofa.qr_label') })).toBeVisible();
-  const secret = (await page.locator('[data-totp-secret]').textContent()) as string;
-  const code = OTPAuth.TOTP.generate({ secret: OTPAuth.Secret.fromBase32(secret) });
-  await page.getByLabel(t('admin.twofa.code_label')).fill(code);
-  await page.getByRole('button', { name: t('admin.twofa.confirm') }).click();
-  await expect(page.locator('[data-recovery-codes] li')).toHaveCount(10);
-  await page.getByRole('button', { name: t('admin.twofa.continue') }).click();
-  return secret;
-}
-
 async function newPage(browser: Browser, baseURL: string | undefined, isMobile: boolean) {
   const context = await browser.newContext({ baseURL, ...(isMobile ? { viewport: { width: 412, height: 839 }, isMobile: true, hasTouch: true } : {}) });
   return context.newPage();
 }
 
-test('an admin logs in with TOTP, sees the charts, finds a member, grants credits and refunds a payment', async ({ page, request, browser, baseURL, isMobile }) => {
+test('an admin logs in with TOTP, sees the charts, finds a member, grants credits and refunds a payment', async ({ request, browser, baseURL, isMobile }) => {
   test.setTimeout(150_000);
   // A member who bought a bundle (local provider, paid).
   const buyer = await createMember(request, 'Buyer');
