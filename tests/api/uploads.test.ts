@@ -80,6 +80,10 @@ for (const dialect of DIALECTS) {
         // This site's staff asking through another site's host.
         expect((await fetchFile(file, { cookie: staff.cookie, host: 'gay.localhost' })).status).toBe(404);
       }
+      // A staff account whose session has not passed the second factor sees nothing private.
+      const fresh = await t.request('/api/user.php', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ email: 'stella@example.com', password: 'correct horse battery' }) });
+      const unverified = fresh.headers.get('set-cookie')!.split(';')[0];
+      expect((await fetchFile(photo.filename, { cookie: unverified })).status).toBe(404);
       expect((await fetchFile(photo.filename, { cookie: ann.cookie, method: 'HEAD' })).status).toBe(200);
       expect((await fetchFile(photo.filename, { method: 'HEAD' })).status).toBe(404);
     });
