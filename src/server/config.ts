@@ -1,3 +1,4 @@
+import { STAFF_ROLES, type StaffRole } from '../shared/admin.contract';
 import path from 'node:path';
 
 /** Runtime configuration, read once from environment variables (see README). */
@@ -35,7 +36,7 @@ export interface Config {
   seedProfiles: number;
   affiliateApiKey: string | null;
   /** site-id:email pairs that get the staff role on start (STAFF_EMAILS). */
-  staffEmails: { siteId: string; email: string }[];
+  staffEmails: { siteId: string; email: string; role: StaffRole }[];
   /** MOLLIE_API_KEY: live_… or test_…; without it payments go to the local provider. */
   mollieApiKey: string | null;
   /** LOCAL_PAYMENTS=1 allows the local provider in production (never do this on a real site). */
@@ -90,7 +91,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((entry) => entry.trim())
       .filter((entry) => entry.includes(':'))
-      .map((entry) => ({ siteId: entry.slice(0, entry.indexOf(':')), email: entry.slice(entry.indexOf(':') + 1).toLowerCase() })),
+      // site:email or site:email:role (default moderator)
+      .map((entry) => {
+        const [siteId, email, role] = entry.split(':');
+        return { siteId, email: email.toLowerCase(), role: (STAFF_ROLES as readonly string[]).includes(role ?? '') ? (role as StaffRole) : 'moderator' };
+      }),
     mollieApiKey: env.MOLLIE_API_KEY || null,
     localPayments: env.LOCAL_PAYMENTS === '1',
     sms: env.SMS_API_URL ? { url: env.SMS_API_URL, key: env.SMS_API_KEY || null, from: env.SMS_FROM || 'Kindred' } : null,

@@ -1,3 +1,4 @@
+import { grantStaffRole } from './admin/staff.service';
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -45,9 +46,7 @@ async function loadAstroHandler(): Promise<AstroHandler> {
 export async function startServer(config: Config = readConfig(), overrides: Partial<AppContext> = {}): Promise<RunningServer> {
   const app = await createAppContext(config, overrides);
   if (config.seedOnEmpty) await seedIfEmpty(app);
-  for (const staff of config.staffEmails) {
-    await app.db.db.updateTable('users').set({ role: 'staff' }).where('site_id', '=', staff.siteId).where('email_normalized', '=', staff.email).execute();
-  }
+  for (const staff of config.staffEmails) await grantStaffRole(app, staff.siteId, staff.email, staff.role);
 
   const staticLayer = new StaticLayer(config.clientDir, app.sites, config);
   const loaded = staticLayer.load();

@@ -1,3 +1,5 @@
+import { enrolStaff } from '../helpers/staff';
+import { grantStaffRole } from '../../src/server/admin/staff.service';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -108,7 +110,12 @@ for (const dialect of DIALECTS) {
       const body = JSON.stringify({ photo_id: photo.id, decision: 'approve' });
       const denied = await t.request('/api/moderation.php', { method: 'POST', headers: { ...JSON_HEADERS, cookie: staff.cookie }, body });
       expect(denied.status).toBe(403);
+      // Staff rights need the moderator role and the second factor on this session.
       await t.app.db.db.updateTable('users').set({ role: 'staff' }).where('id', '=', staff.userId).execute();
+      expect((await t.request('/api/moderation.php', { method: 'POST', headers: { ...JSON_HEADERS, cookie: staff.cookie }, body })).status).toBe(403);
+      await enrolStaff(t, staff.cookie, 'localhost:4321', 'staffer@example.com', 'operator');
+      expect((await t.request('/api/moderation.php', { method: 'POST', headers: { ...JSON_HEADERS, cookie: staff.cookie }, body })).status).toBe(403);
+      await grantStaffRole(t.app, 'kindred', 'staffer@example.com', 'moderator');
       await t.app.db.db.updateTable('profiles').set({ status: 'active' }).where('id', '=', ann.profileId).execute();
       const visitorBefore = (await (await t.request(`/api/member.php?id=${ann.profileId}`)).json()).profile;
       expect(visitorBefore.photos).toHaveLength(0);

@@ -1,3 +1,4 @@
+import { enrolStaff } from '../helpers/staff';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
 
@@ -52,7 +53,8 @@ for (const dialect of DIALECTS) {
       kim = await signupOn(t, KINDRED, 'KimIso');
       hans = await signupOn(t, MAENNERHAFEN, 'HansIso');
       otto = await signupOn(t, MAENNERHAFEN, 'OttoIso');
-      await t.app.db.db.updateTable('users').set({ role: 'staff' }).where('id', '=', kim.userId).execute();
+      // Kim is a Kindred admin who passed the second factor: every right, on Kindred only.
+      await enrolStaff(t, kim.cookie, KINDRED, 'kimiso@example.com', 'admin');
       const up = await t.request('/api/photos.php', { host: MAENNERHAFEN, method: 'POST', headers: { cookie: otto.cookie, 'content-type': 'image/png' }, body: PNG_1PX });
       expect(up.status).toBe(201);
       ottoPhoto = (await t.app.db.db.selectFrom('photos').select('id').where('profile_id', '=', otto.profileId).executeTakeFirstOrThrow()).id;
@@ -103,6 +105,13 @@ for (const dialect of DIALECTS) {
         ['GET', '/api/payments.php?id=1'], ['GET', '/api/transactions.php'], ['GET', '/api/transactions.php?id=1'],
         ['POST', '/api/repeat-order.php', {}], ['GET', '/api/directdebit.php'], ['POST', '/api/directdebit.php?sms=1', { mobile: '+4915112345678' }],
         ['GET', '/api/time-bonus.php'],
+        ['GET', '/api/admin/me.php'], ['GET', '/api/admin/members.php?q=otto'], ['GET', `/api/admin/member.php?id=${otto.userId}`],
+        ['POST', '/api/admin/member-action.php', { action: 'grant_credits', user_id: otto.userId, amount: 5, reason: 'cross-site' }],
+        ['POST', '/api/admin/member-action.php', { action: 'ban', user_id: otto.userId, reason: 'cross-site' }],
+        ['GET', '/api/admin/inbox.php'], ['GET', `/api/admin/inbox-conversation.php?id=${conversation}`],
+        ['POST', '/api/admin/inbox-reply.php', { conversation_id: conversation, text: 'x', client_id: 'isolation-admin' }],
+        ['GET', '/api/admin/payments.php'], ['GET', '/api/admin/discounts.php'], ['GET', '/api/admin/audit.php'],
+        ['GET', '/api/admin/stats.php?metric=signups&from=2026-11-01&to=2026-11-22'],
       ];
       for (const [method, path, body] of calls) {
         const res = await t.request(path, {
@@ -134,6 +143,11 @@ for (const dialect of DIALECTS) {
         ['DELETE', '/api/photos.php', { photo_id: ottoPhoto }],
         ['POST', '/api/messages.php', { profile_id: otto.profileId, client_id: 'isolation-z', kind: 'text', text: 'cross-site' }],
         ['POST', '/api/messages.php', { conversation, client_id: 'isolation-w', kind: 'text', text: 'cross-site' }],
+        ['GET', `/api/admin/member.php?id=${otto.userId}`], ['GET', `/api/admin/inbox-conversation.php?id=${conversation}`],
+        ['POST', '/api/admin/member-action.php', { action: 'grant_credits', user_id: otto.userId, amount: 5, reason: 'cross-site' }],
+        ['POST', '/api/admin/member-action.php', { action: 'ban', user_id: otto.userId, reason: 'cross-site' }],
+        ['POST', '/api/admin/member-action.php', { action: 'delete', user_id: hans.userId, reason: 'cross-site' }],
+        ['POST', '/api/admin/inbox-reply.php', { conversation_id: conversation, text: 'x', client_id: 'isolation-admin2' }],
       ];
       for (const [method, path, body] of calls) {
         const res = await t.request(path, {

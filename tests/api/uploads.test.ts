@@ -1,3 +1,4 @@
+import { enrolStaff } from '../helpers/staff';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -47,7 +48,7 @@ for (const dialect of DIALECTS) {
       ann = await activeMember(t, 'Ann');
       bob = await activeMember(t, 'Bob', { gender: 'male' });
       staff = await activeMember(t, 'Stella');
-      await t.app.db.db.updateTable('users').set({ role: 'staff' }).where('id', '=', staff.userId).execute();
+      await enrolStaff(t, staff.cookie, 'localhost:4321', 'stella@example.com', 'moderator');
       // Staff of another site (Männerhafen, on gay.localhost).
       const res = await t.request('/api/signup.php', {
         method: 'POST', host: 'gay.localhost', headers: JSON_HEADERS,
@@ -79,6 +80,10 @@ for (const dialect of DIALECTS) {
         // This site's staff asking through another site's host.
         expect((await fetchFile(file, { cookie: staff.cookie, host: 'gay.localhost' })).status).toBe(404);
       }
+      // A staff account whose session has not passed the second factor sees nothing private.
+      const fresh = await t.request('/api/user.php', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ email: 'stella@example.com', password: 'correct horse battery' }) });
+      const unverified = fresh.headers.get('set-cookie')!.split(';')[0];
+      expect((await fetchFile(photo.filename, { cookie: unverified })).status).toBe(404);
       expect((await fetchFile(photo.filename, { cookie: ann.cookie, method: 'HEAD' })).status).toBe(200);
       expect((await fetchFile(photo.filename, { method: 'HEAD' })).status).toBe(404);
     });

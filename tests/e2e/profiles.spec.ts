@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { SEARCH_PAGE_SIZE } from '../../src/shared/profiles.contract';
 import { expect, hydrated, onHost, skipEntryWarning, test, tr } from './fixtures';
 import { linkFromMail } from './mail-server';
+import { makeStaff, staffLogin } from './staff';
 
 const PASSWORD = 'a long passphrase 42';
 const t = (key: string, vars: Record<string, string | number> = {}) =>
@@ -160,6 +161,7 @@ test('a member finds another by filters, likes and blocks them; the blocked one 
 });
 
 test('a member fills the whole profile and uploads a photo; a moderator approves it', async ({ page, browser, baseURL, request }) => {
+  test.setTimeout(120_000);
   await skipEntryWarning(page);
   const stamp = Date.now() % 100000;
   const me = await createMember(request, `Filler${stamp}`, 'female', '1988-08-08');
@@ -186,8 +188,13 @@ test('a member fills the whole profile and uploads a photo; a moderator approves
   const mod = await browser.newContext({ baseURL });
   const modPage = await mod.newPage();
   await skipEntryWarning(modPage);
-  await login(modPage, 'moderator@kindred.example', 'kindred-demo-2026');
+  // A moderator of its own (the second factor accepts each code once, so runs in parallel never share one).
+  const moderator = await createMember(request, `Moder${stamp}`, 'female', '1975-05-05');
+  makeStaff(moderator.email, 'moderator');
+  await staffLogin(modPage, moderator.email);
+  // The old address leads to the console's moderation page.
   await modPage.goto('/moderation');
+  await expect(modPage).toHaveURL(/\/admin\/moderation$/);
   const card = modPage.locator('li[data-moderation-photo]', { hasText: me.name });
   await card.getByRole('button', { name: t('moderation.approve') }).click();
   await expect(card).toHaveCount(0);

@@ -239,6 +239,14 @@ function loginBlocked(block: LoginBlock) {
   return new RateLimitError(block.by === 'account' ? 'auth.too_many_attempts' : 'limits.login_ip', retryAfterSeconds(block.ms), 'blocked');
 }
 
+/** Staff suspended or banned this account: no new session (the message points to the access-ban page). */
+function refuseBanned(user: User, now: number) {
+  if (user.banned_at !== null && user.banned_at !== undefined) throw new AccountError('access_banned', 'admin.member.banned_login', 403);
+  if (user.suspended_until && user.suspended_until > now) {
+    throw new AccountError('access_suspended', 'admin.member.suspended_login', 403, { date: new Date(user.suspended_until).toISOString().slice(0, 10) });
+  }
+}
+
 /** Logs in with e-mail and password; the same answer for any wrong pair, and a block after repeated failures. */
 export async function login(deps: AccountsDeps, caller: Caller, emailInput: string, password: string): Promise<{ user: User; token: string }> {
   const { app, limits } = deps;
@@ -255,8 +263,9 @@ export async function login(deps: AccountsDeps, caller: Caller, emailInput: stri
     throw new AccountError('login_failed', 'auth.login_failed', 401);
   }
   if (user.deleted_at !== null) throw new AccountError('pending_deletion', 'auth.pending_deletion', 403);
-  await limits.reset(accountKey);
   const now = app.clock.now();
+  refuseBanned(user, now);
+  await limits.reset(accountKey);
   const token = await repo.createSession(db, user.id, now, SESSION_TTL_MS, caller.userAgent ?? null);
   await db.updateTable('profiles').set({ last_active_at: now }).where('user_id', '=', user.id).execute();
   return { user, token };
@@ -324,6 +333,7 @@ export async function resetPassword(deps: AccountsDeps, caller: Caller, token: s
   });
   await forgetSessions(deps, user.id);
   await deps.limits.reset(`${caller.site.id}:${user.email_normalized}`);
+  refuseBanned(user, now);
   return { user, token: await repo.createSession(app.db.db, user.id, now, SESSION_TTL_MS, caller.userAgent ?? null) };
 }
 
@@ -434,6 +444,7 @@ export async function reactivate(deps: AccountsDeps, caller: Caller, token: stri
     return found;
   });
   await forgetSessions(deps, user.id);
+  refuseBanned(user, now);
   return { user, token: await repo.createSession(app.db.db, user.id, now, SESSION_TTL_MS, caller.userAgent ?? null) };
 }
 

@@ -13,6 +13,8 @@ import { geoRoutes } from './routes/geo.routes';
 import { chatRoutes } from './routes/chat.routes';
 import { paymentRoutes } from './routes/payments.routes';
 import { landerRoutes } from './routes/lander.routes';
+import { adminRoutes } from './routes/admin.routes';
+import { recordDailyActive } from '../admin/stats.service';
 import { sessionMiddleware } from './session';
 import { visitTracking } from '../tracking/tracking.service';
 import { IMAGE_UPLOAD_PATHS, requireSameOriginJson } from './security';
@@ -56,6 +58,12 @@ export function createApi(app: AppContext) {
 
   // Every call knows its member (one query when a session cookie is present, none otherwise).
   api.use('*', sessionMiddleware({ app, mailer: app.mailer, limits: app.limits }));
+  // Daily active members for the operator console's dashboard (one write per member and day).
+  api.use('*', async (c, next) => {
+    const user = c.var.user;
+    if (user && user.role === 'member') recordDailyActive(app.db, user.site_id, user.id, app.clock.now());
+    await next();
+  });
 
   api.route('/', siteRoutes(app));
   api.route('/', accountRoutes(app));
@@ -65,6 +73,7 @@ export function createApi(app: AppContext) {
   api.route('/', chatRoutes(app));
   api.route('/', paymentRoutes(app));
   api.route('/', landerRoutes(app));
+  api.route('/', adminRoutes(app));
 
   api.notFound((c) => jsonError(c, 404, 'not_found', 'error.api_not_found'));
   api.onError((err, c) => {

@@ -69,6 +69,10 @@ export interface UserTable {
   confirmed_at: number | null;
   deleted_at: number | null;
   erased_at: number | null;
+  /** Staff suspended the account until then (login refused; the access-ban page explains). */
+  suspended_until: Generated<number | null>;
+  /** Staff banned the account for good. */
+  banned_at: Generated<number | null>;
 }
 export type User = Selectable<UserTable>;
 
@@ -181,6 +185,8 @@ export interface MessageTable {
   credits: number;
   client_id: string;
   created_at: number;
+  /** The staff member who wrote it as a fictional profile (operator inbox); null for members. */
+  operator_user_id: Generated<number | null>;
 }
 export type Message = Selectable<MessageTable>;
 
@@ -347,7 +353,66 @@ export interface LanderFunnelTable {
 }
 export type LanderFunnelStep = 'views' | 'signups_started' | 'accounts_created' | 'activated' | 'first_purchases' | 'bounces';
 
+export type StaffRole = 'admin' | 'moderator' | 'operator' | 'finance';
+
+/** A staff member of one site: role and TOTP second factor. */
+export interface StaffAccountTable {
+  user_id: number;
+  site_id: string;
+  role: StaffRole;
+  totp_secret: string | null;
+  /** Secret shown during enrolment, until the first code confirms it. */
+  totp_pending_secret: string | null;
+  totp_enabled_at: number | null;
+  /** Last TOTP time step accepted: a code is never accepted twice. */
+  totp_last_step: number | null;
+  created_at: number;
+}
+
+/** A member session that passed the staff second factor. */
+export interface StaffSessionTable {
+  token_hash: string;
+  user_id: number;
+  verified_at: number;
+}
+
+export interface StaffRecoveryCodeTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: number | null;
+}
+
+/** Every staff action; append-only (database triggers refuse UPDATE and DELETE). */
+export interface StaffAuditLogTable {
+  id: Generated<number>;
+  site_id: string;
+  staff_user_id: number;
+  staff_email: string;
+  staff_role: string;
+  action: string;
+  target_type: string | null;
+  target_id: number | null;
+  reason: string | null;
+  before: string | null;
+  after: string | null;
+  ip: string | null;
+  created_at: number;
+}
+
+/** One row per member and UTC day with any signed-in activity (daily active members). */
+export interface DailyActiveTable {
+  site_id: string;
+  day: number;
+  user_id: number;
+}
+
 export interface Database {
+  staff_accounts: StaffAccountTable;
+  staff_sessions: StaffSessionTable;
+  staff_recovery_codes: StaffRecoveryCodeTable;
+  staff_audit_log: StaffAuditLogTable;
+  daily_active: DailyActiveTable;
   lander_funnel: LanderFunnelTable;
   payments: PaymentTable;
   discount_codes: DiscountCodeTable;

@@ -1,3 +1,4 @@
+import type { StaffRole } from '../../shared/admin.contract';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { lorelei } from '@dicebear/collection';
@@ -139,13 +140,16 @@ export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL, optio
 }
 
 export const DEMO_PASSWORD = 'kindred-demo-2026';
-/** The demo members of a site: a confirmed free member and a premium member. */
+/** The demo members of a site: a confirmed free member, a premium member and one staff account per role. */
 export function demoMembers(site: Site) {
   const domain = site.domains[0];
   return [
-    { email: `free@${domain}`, name: 'DemoFree', paid: false, credits: site.signup_credits, staff: false },
-    { email: `premium@${domain}`, name: 'DemoPremium', paid: true, credits: 500, staff: false },
-    { email: `moderator@${domain}`, name: 'Moderator', paid: false, credits: 0, staff: true },
+    { email: `free@${domain}`, name: 'DemoFree', paid: false, credits: site.signup_credits, staff: null },
+    { email: `premium@${domain}`, name: 'DemoPremium', paid: true, credits: 500, staff: null },
+    { email: `moderator@${domain}`, name: 'Moderator', paid: false, credits: 0, staff: 'moderator' },
+    { email: `admin@${domain}`, name: 'Admin', paid: false, credits: 0, staff: 'admin' },
+    { email: `operator@${domain}`, name: 'Operator', paid: false, credits: 0, staff: 'operator' },
+    { email: `finance@${domain}`, name: 'Finance', paid: false, credits: 0, staff: 'finance' },
   ];
 }
 
@@ -179,6 +183,11 @@ export async function seedDemoMembers(app: AppContext): Promise<void> {
             fictional: 0, invisible: member.staff ? 1 : 0, status: 'active', last_active_at: now, created_at: now,
           })
           .execute();
+        if (member.staff) {
+          await trx.insertInto('staff_accounts').values({
+            user_id: user.id, site_id: site.id, role: member.staff as StaffRole, totp_secret: null, totp_pending_secret: null, totp_enabled_at: null, totp_last_step: null, created_at: now,
+          }).execute();
+        }
         if (member.credits > 0) await applyCredits(trx, { userId: user.id, delta: member.credits, reason: member.paid ? 'purchase' : 'signup_bonus', key: 'demo_seed', now });
       });
     }

@@ -1,3 +1,5 @@
+import { findStaff } from '../admin/staff.service';
+import { can } from '../../shared/admin.contract';
 import { createReadStream, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -17,7 +19,7 @@ const PRIVATE_CACHE = 'private, no-store';
 /**
  * Serves files from the upload directory, deciding from the database who may see each one:
  * generated avatars and approved ('active') photos are public; a photo under inspection goes only
- * to its owner and to staff of the same site; rejected photos and anything else (chat images are
+ * to its owner and to staff of the same site (second factor passed, moderation or member rights); rejected photos and anything else (chat images are
  * served only through the member-checked /api/chat-image.php) answer 404.
  */
 export function createUploadHandler(app: AppContext) {
@@ -38,10 +40,14 @@ export function createUploadHandler(app: AppContext) {
       app.config,
     );
     if (site.id !== owner.site_id) return null;
-    const member = await memberForSession(accounts, site, parseCookies(req.headers.cookie)[AUTH_COOKIE]);
+    const token = parseCookies(req.headers.cookie)[AUTH_COOKIE];
+    const member = await memberForSession(accounts, site, token);
     if (!member) return null;
     if (owner.user_id !== null && member.user.id === owner.user_id) return 'private';
-    return member.user.role === 'staff' && member.user.site_id === owner.site_id ? 'private' : null;
+    if (member.user.role !== 'staff' || member.user.site_id !== owner.site_id) return null;
+    // Staff who passed the second factor on this session, in a role that looks at members' photos.
+    const staff = await findStaff(app, site, member.user, token ?? null, null);
+    return staff?.verified && (can(staff.role, 'moderation') || can(staff.role, 'members')) ? 'private' : null;
   }
 
   return (req: IncomingMessage, res: ServerResponse) => {

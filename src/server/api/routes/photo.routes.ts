@@ -5,6 +5,7 @@ import type { AppContext } from '../../app-context';
 import { deletePhoto, listOwnPhotos, moderatePhoto, setMainPhoto, uploadPhoto } from '../../photos/photos.service';
 import { profileIdOf } from '../../profiles/profiles.service';
 import { jsonError } from '../http-errors';
+import { audit, findStaff, requirePermission } from '../../admin/staff.service';
 import { handler, requireUser, ruleErrorResponse } from '../session';
 import type { ApiEnv } from '../types';
 
@@ -57,12 +58,15 @@ export function photoRoutes(app: AppContext) {
     return c.json({ interests: unique });
   }));
 
-  // Staff only: approve or reject photos, resolve reports.
-  routes.post('/moderation.php', handler({ member: true, schema: Moderation }, async (c, body, user) => {
-    if (user.role !== 'staff') return jsonError(c, 403, 'forbidden', 'moderation.staff_only');
+  // Staff with the moderation right (second factor passed): approve or reject photos, resolve reports. Audited.
+  routes.post('/moderation.php', handler({ member: true, schema: Moderation }, async (c, body) => {
+    const staff = requirePermission(await findStaff(app, c.var.ctx.site, c.var.user, c.var.sessionToken, c.var.ip), 'moderation');
     const siteId = c.var.ctx.site.id;
-    if ('photo_id' in body) await moderatePhoto(app, siteId, body.photo_id, body.decision);
-    else {
+    const now = app.clock.now();
+    if ('photo_id' in body) {
+      await moderatePhoto(app, siteId, body.photo_id, body.decision);
+      await audit(db, staff, now, { action: `photo_${body.decision}`, targetType: 'photo', targetId: body.photo_id, before: { status: 'under inspection' }, after: { status: body.decision === 'approve' ? 'active' : 'rejected' } });
+    } else {
       const done = await db
         .updateTable('reports')
         .set({ status: 'resolved' })
@@ -72,6 +76,7 @@ export function photoRoutes(app: AppContext) {
         .returning('id')
         .executeTakeFirst();
       if (!done) return jsonError(c, 404, 'not_found', 'error.not_found');
+      await audit(db, staff, now, { action: 'report_resolve', targetType: 'report', targetId: body.report_id, before: { status: 'open' }, after: { status: 'resolved' } });
     }
     return c.json({ done: true });
   }));

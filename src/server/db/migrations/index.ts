@@ -11,6 +11,7 @@ import { createPayments } from './2026_11_23_1200_create_payments';
 import { addAccessIndexes } from './2026_11_23_2000_add_access_indexes';
 import { createLanderFunnel } from './2026_11_23_2000_create_lander_funnel';
 import { addSearchOrderIndexes } from './2026_11_24_0100_add_search_order_indexes';
+import { createStaffConsole } from './2026_11_24_0400_create_staff_console';
 
 /** Every migration, by name; names sort in the order they run. */
 export function allMigrations(dialect: Dialect): Record<string, Migration> {
@@ -26,5 +27,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '2026_11_23_2000_add_access_indexes': addAccessIndexes,
     '2026_11_23_2000_create_lander_funnel': createLanderFunnel,
     '2026_11_24_0100_add_search_order_indexes': addSearchOrderIndexes,
+    '2026_11_24_0400_create_staff_console': createStaffConsole(dialect),
   };
 }

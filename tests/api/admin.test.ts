@@ -1,0 +1,337 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activeMember, as, post } from '../helpers/members';
+import { completeLocalCheckout, freePort, serveApi } from '../helpers/payments';
+import { staffSession, totpCode } from '../helpers/staff';
+import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
+
+type Member = Awaited<ReturnType<typeof activeMember>>;
+type Staff = Awaited<ReturnType<typeof staffSession>>;
+const json = async <T = Record<string, unknown>>(res: Response | Promise<Response>) => (await res).json() as Promise<T>;
+
+for (const dialect of DIALECTS) {
+  describe(`operator console (${dialect})`, () => {
+    let t: TestApp;
+    let server: Awaited<ReturnType<typeof serveApi>>;
+    let admin: Staff;
+    let moderator: Staff;
+    let operator: Staff;
+    let finance: Staff;
+    let n = 0;
+    const req = (path: string, init: RequestInit & { host?: string } = {}) => t.request(path, { host: server.host, ...init });
+    const member = (extra: Parameters<typeof activeMember>[2] = {}) => activeMember(t, `Cons${++n}x${dialect}`, extra);
+    const act = (s: { cookie: string }, body: Record<string, unknown>) => req('/api/admin/member-action.php', post(s.cookie, body));
+    const auditRows = () => t.app.db.db.selectFrom('staff_audit_log').selectAll().orderBy('id').execute();
+    const credits = async (m: Member) => (await t.app.db.db.selectFrom('users').select('credits').where('id', '=', m.userId).executeTakeFirstOrThrow()).credits;
+
+    beforeAll(async () => {
+      const port = await freePort();
+      t = await createTestApp(dialect, { SITE_ORIGINS: `kindred=http://127.0.0.1:${port}` });
+      server = await serveApi(t, port);
+      admin = await staffSession(t, `Admin${dialect}`, 'admin', server.host);
+      t.clock.advance(60_000);
+      moderator = await staffSession(t, `Moder${dialect}`, 'moderator', server.host);
+      operator = await staffSession(t, `Opera${dialect}`, 'operator', server.host);
+      finance = await staffSession(t, `Finan${dialect}`, 'finance', server.host);
+    });
+    afterAll(async () => {
+      await server.close();
+      await t.app.payments.close();
+      await t.close();
+    });
+
+    describe('two-factor login', () => {
+      it('members are no staff; staff need the second factor on each session before anything else', async () => {
+        const m = await member();
+        expect((await req('/api/admin/me.php', as(m.cookie))).status).toBe(403);
+        expect((await req('/api/admin/members.php?q=x', as(m.cookie))).status).toBe(403);
+        // The admin logs in again: a new session that has not passed the second factor.
+        const login = await req('/api/user.php', { method: 'POST', headers: { 'content-type': 'application/json', cookie: 'lang=en' }, body: JSON.stringify({ email: admin.email, password: 'correct horse battery' }) });
+        expect(login.status).toBe(200);
+        const cookie = `${login.headers.get('set-cookie')!.split(';')[0]}; lang=en`;
+        const me = await json<{ staff: { verified: boolean; enrolled: boolean; role: string } }>(req('/api/admin/me.php', as(cookie)));
+        expect(me.staff).toMatchObject({ verified: false, enrolled: true, role: 'admin' });
+        const denied = await req('/api/admin/members.php?q=x', as(cookie));
+        expect(denied.status).toBe(403);
+        expect(await json(denied)).toMatchObject({ error: 'staff_2fa_required', message: 'Enter your two-factor code first.' });
+        // Enrolment happens once.
+        expect((await req('/api/admin/totp-enrol.php', post(cookie, {}))).status).toBe(409);
+        // Wrong and malformed codes are refused with a translated message.
+        const wrong = await req('/api/admin/verify.php', post(cookie, { code: totpCode(t, admin.secret, 5) }));
+        expect(wrong.status).toBe(400);
+        expect((await json(wrong)).message).toBe('This code is not valid.');
+        const malformed = await req('/api/admin/verify.php', post(`${cookie.replace('lang=en', 'lang=de')}`, { code: '12ab' }));
+        expect(malformed.status).toBe(400);
+        expect((await json(malformed)).message).toBe('Der Code besteht aus 6 Ziffern.');
+        // A code already accepted for the admin's first session is refused (no replays) …
+        t.clock.advance(30_000);
+        const fresh = totpCode(t, admin.secret);
+        expect((await req('/api/admin/verify.php', post(cookie, { code: fresh }))).status).toBe(200);
+        const again = await req('/api/user.php', { method: 'POST', headers: { 'content-type': 'application/json', cookie: 'lang=en' }, body: JSON.stringify({ email: admin.email, password: 'correct horse battery' }) });
+        const cookie2 = `${again.headers.get('set-cookie')!.split(';')[0]}; lang=en`;
+        expect((await req('/api/admin/verify.php', post(cookie2, { code: fresh }))).status).toBe(400);
+        // … and a recovery code works exactly once.
+        expect((await req('/api/admin/verify.php', post(cookie2, { recovery_code: admin.recoveryCodes[0] }))).status).toBe(200);
+        expect((await req('/api/admin/members.php?q=x', as(cookie2))).status).toBe(200);
+        expect((await req('/api/admin/verify.php', post(cookie2, { recovery_code: admin.recoveryCodes[0] }))).status).toBe(400);
+        const stored = await t.app.db.db.selectFrom('staff_recovery_codes').select('code_hash').execute();
+        expect(stored.map((r) => r.code_hash)).not.toContain(admin.recoveryCodes[0]);
+        const actions = (await auditRows()).map((r) => r.action);
+        expect(actions).toContain('totp_enrolled');
+        expect(actions).toContain('login_totp');
+        expect(actions).toContain('login_recovery_code');
+      });
+    });
+
+    describe('roles', () => {
+      it('each role reaches only its own screens and actions', async () => {
+        const m = await member();
+        const get = (s: Staff, path: string) => req(path, as(s.cookie)).then((r) => r.status);
+        const stats = '/api/admin/stats.php?metric=signups&from=2026-11-01&to=2026-11-22';
+        expect(await get(moderator, stats)).toBe(403);
+        expect(await get(moderator, '/api/admin/payments.php')).toBe(403);
+        expect(await get(moderator, '/api/admin/discounts.php')).toBe(403);
+        expect(await get(moderator, '/api/admin/audit.php')).toBe(403);
+        expect(await get(moderator, '/api/admin/inbox.php')).toBe(403);
+        expect(await get(moderator, `/api/admin/member.php?id=${m.userId}`)).toBe(200);
+        expect(await get(operator, `/api/admin/member.php?id=${m.userId}`)).toBe(403);
+        expect(await get(operator, '/api/admin/members.php?q=cons')).toBe(403);
+        expect(await get(operator, '/api/admin/payments.php')).toBe(403);
+        expect(await get(operator, '/api/admin/inbox.php')).toBe(200);
+        expect(await get(finance, stats)).toBe(200);
+        expect(await get(finance, '/api/admin/payments.php')).toBe(200);
+        expect(await get(finance, '/api/admin/inbox.php')).toBe(403);
+        // A moderator sees no money of a member; finance does.
+        const seenByModerator = await json<{ ledger: unknown; payments: unknown }>(req(`/api/admin/member.php?id=${m.userId}`, as(moderator.cookie)));
+        expect(seenByModerator.ledger).toBeNull();
+        expect(seenByModerator.payments).toBeNull();
+        const seenByFinance = await json<{ ledger: unknown[] }>(req(`/api/admin/member.php?id=${m.userId}`, as(finance.cookie)));
+        expect(Array.isArray(seenByFinance.ledger)).toBe(true);
+        // Actions follow the role.
+        const before = await auditRows();
+        expect((await act(moderator, { action: 'grant_credits', user_id: m.userId, amount: 10, reason: 'goodwill' })).status).toBe(403);
+        expect((await act(finance, { action: 'ban', user_id: m.userId, reason: 'spam' })).status).toBe(403);
+        expect((await act(moderator, { action: 'delete', user_id: m.userId, reason: 'spam' })).status).toBe(403);
+        expect((await act(operator, { action: 'end_sessions', user_id: m.userId, reason: 'spam' })).status).toBe(403);
+        expect((await act(moderator, { action: 'ban', user_id: admin.userId, reason: 'coup' })).status).toBe(403);
+        expect(await auditRows()).toEqual(before);
+        expect(await credits(m)).toBe(0);
+      });
+    });
+
+    describe('members', () => {
+      it('finds a member by id, e-mail or name', async () => {
+        const m = await member();
+        const find = async (q: string) => (await json<{ members: { id: number }[] }>(req(`/api/admin/members.php?q=${encodeURIComponent(q)}`, as(admin.cookie)))).members.map((r) => r.id);
+        expect(await find(String(m.userId))).toContain(m.userId);
+        expect(await find(`cons${n}x${dialect}@example`)).toEqual([m.userId]);
+        expect(await find(m.name.slice(0, 6).toUpperCase())).toContain(m.userId);
+        expect(await find('%')).toEqual([]);
+      });
+
+      it('grants and takes credits with a ledger row and an audit row (who, what, before/after)', async () => {
+        const m = await member({ credits: 5 });
+        const res = await act(finance, { action: 'grant_credits', user_id: m.userId, amount: 20, reason: 'Apology for downtime' });
+        expect(res.status).toBe(200);
+        expect(await credits(m)).toBe(25);
+        const ledger = await t.app.db.db.selectFrom('credit_ledger').selectAll().where('user_id', '=', m.userId).where('reason', '=', 'admin').execute();
+        expect(ledger).toMatchObject([{ delta: 20, balance_after: 25 }]);
+        const row = (await auditRows()).at(-1)!;
+        expect(row).toMatchObject({ action: 'grant_credits', staff_user_id: finance.userId, staff_email: finance.email, staff_role: 'finance', target_id: m.userId, reason: 'Apology for downtime' });
+        expect(JSON.parse(row.before!)).toEqual({ credits: 5 });
+        expect(JSON.parse(row.after!)).toEqual({ credits: 25 });
+        expect((await act(finance, { action: 'take_credits', user_id: m.userId, amount: 10, reason: 'Correction' })).status).toBe(200);
+        expect(await credits(m)).toBe(15);
+      });
+
+      it('refuses bad input with a translated error and changes nothing', async () => {
+        const m = await member({ credits: 5 });
+        const before = await auditRows();
+        const bad: [Record<string, unknown>, number, string][] = [
+          [{ action: 'grant_credits', user_id: m.userId, amount: 10 }, 400, 'Give a reason (at least 3 characters).'],
+          [{ action: 'grant_credits', user_id: m.userId, amount: 10, reason: '  ' }, 400, 'Give a reason (at least 3 characters).'],
+          [{ action: 'grant_credits', user_id: m.userId, amount: 0, reason: 'because' }, 400, 'Enter a whole number of credits between 1 and 100,000.'],
+          [{ action: 'grant_credits', user_id: m.userId, amount: 2.5, reason: 'because' }, 400, 'Enter a whole number of credits between 1 and 100,000.'],
+          [{ action: 'grant_credits', user_id: m.userId, amount: '10', reason: 'because' }, 400, 'Enter a whole number of credits between 1 and 100,000.'],
+          [{ action: 'take_credits', user_id: m.userId, amount: 6, reason: 'because' }, 400, 'The balance cannot go below zero (it is 5).'],
+          [{ action: 'suspend', user_id: m.userId, days: 0, reason: 'because' }, 400, 'Enter a number of days between 1 and 365.'],
+          [{ action: 'refund', user_id: m.userId, payment_id: 999999, reason: 'because' }, 404, 'Payment not found.'],
+          [{ action: 'grant_credits', user_id: 999999, amount: 1, reason: 'because' }, 404, 'Member not found.'],
+          [{ action: 'explode', user_id: m.userId, reason: 'because' }, 400, 'Some of the data you sent is not valid.'],
+          [{ action: 'grant_credits', user_id: admin.userId, amount: 1, reason: 'because' }, 400, 'You cannot do this to your own account.'],
+        ];
+        for (const [body, status, message] of bad) {
+          const res = await act(admin, body);
+          expect(res.status, JSON.stringify(body)).toBe(status);
+          expect((await json(res)).message, JSON.stringify(body)).toBe(message);
+        }
+        expect(await credits(m)).toBe(5);
+        expect(await auditRows()).toEqual(before);
+        const de = await req('/api/admin/member-action.php', post(admin.cookie.replace('lang=en', 'lang=de'), { action: 'grant_credits', user_id: m.userId, amount: 1 }));
+        expect((await json(de)).message).toBe('Gib einen Grund an (mindestens 3 Zeichen).');
+      });
+
+      it('suspends, bans and lifts; ends sessions; resets login limits; blocks direct debit; deletes', async () => {
+        const m = await member();
+        const loginAs = () => req('/api/user.php', { method: 'POST', headers: { 'content-type': 'application/json', cookie: 'lang=en' }, body: JSON.stringify({ email: `${m.name.toLowerCase()}@example.com`, password: 'correct horse battery' }) });
+        expect((await act(moderator, { action: 'suspend', user_id: m.userId, days: 3, reason: 'Rude messages' })).status).toBe(200);
+        expect((await req('/api/user.php', as(m.cookie)).then((r) => r.json())).user).toBeNull();
+        const suspended = await loginAs();
+        expect(suspended.status).toBe(403);
+        expect((await json(suspended)).message).toMatch(/suspended until 2026-11-2\d/);
+        expect((await act(moderator, { action: 'ban', user_id: m.userId, reason: 'Scam' })).status).toBe(200);
+        expect((await act(moderator, { action: 'ban', user_id: m.userId, reason: 'Scam' })).status).toBe(409);
+        const banned = await loginAs();
+        expect(banned.status).toBe(403);
+        expect((await json(banned)).message).toContain('/ban');
+        expect((await act(moderator, { action: 'lift_ban', user_id: m.userId, reason: 'Appeal granted' })).status).toBe(200);
+        const back = await loginAs();
+        expect(back.status).toBe(200);
+        expect((await act(moderator, { action: 'end_sessions', user_id: m.userId, reason: 'Account shared' })).status).toBe(200);
+        expect(await t.app.db.db.selectFrom('sessions').select('user_id').where('user_id', '=', m.userId).execute()).toEqual([]);
+        // Five wrong passwords block the account; staff lift the block.
+        for (let i = 0; i < 5; i++) await req('/api/user.php', { method: 'POST', headers: { 'content-type': 'application/json', cookie: 'lang=en' }, body: JSON.stringify({ email: `${m.name.toLowerCase()}@example.com`, password: 'wrong wrong wrong' }) });
+        expect((await loginAs()).status).toBe(429);
+        expect((await act(moderator, { action: 'reset_login_limits', user_id: m.userId, reason: 'Forgot password' })).status).toBe(200);
+        expect((await loginAs()).status).toBe(200);
+        expect((await act(finance, { action: 'block_direct_debit', user_id: m.userId, reason: 'Fraud suspicion' })).status).toBe(200);
+        expect(await t.app.db.db.selectFrom('dd_blocks').select('reason').where('user_id', '=', m.userId).executeTakeFirst()).toEqual({ reason: 'staff' });
+        expect((await act(admin, { action: 'delete', user_id: m.userId, reason: 'GDPR request' })).status).toBe(200);
+        expect((await loginAs()).status).toBe(403);
+        const actions = (await auditRows()).filter((r) => r.target_id === m.userId).map((r) => r.action);
+        expect(actions).toEqual(['suspend', 'ban', 'lift_ban', 'end_sessions', 'reset_login_limits', 'block_direct_debit', 'delete']);
+      });
+
+      it('refunds a payment through the provider and takes the credits back', async () => {
+        const m = await member();
+        await t.app.db.db.updateTable('users').set({ created_at: t.clock.now() - 30 * 86_400_000 }).where('id', '=', m.userId).execute();
+        const created = await json<{ payment_id: number; checkout_url: string }>(req('/api/payments.php', post(m.cookie, { bundle: 1, method: 'creditcard', country: 'NL', consent: true })));
+        await completeLocalCheckout(created.checkout_url, 'paid');
+        expect(await credits(m)).toBe(100);
+        expect((await act(finance, { action: 'refund', user_id: m.userId, payment_id: created.payment_id, amount: 999999, reason: 'too much' })).status).toBe(400);
+        expect((await act(moderator, { action: 'refund', user_id: m.userId, payment_id: created.payment_id, reason: 'not theirs' })).status).toBe(403);
+        const done = await act(finance, { action: 'refund', user_id: m.userId, payment_id: created.payment_id, reason: 'Customer complaint' });
+        expect(done.status).toBe(200);
+        const payment = await t.app.db.db.selectFrom('payments').selectAll().where('id', '=', created.payment_id).executeTakeFirstOrThrow();
+        expect(payment).toMatchObject({ status: 'refunded', refunded_amount: 3495, credits_taken_back: 100 });
+        expect(await credits(m)).toBe(0);
+        expect((await auditRows()).at(-1)).toMatchObject({ action: 'refund', target_type: 'payment', target_id: created.payment_id, reason: 'Customer complaint' });
+        expect((await act(finance, { action: 'refund', user_id: m.userId, payment_id: created.payment_id, reason: 'again' })).status).toBe(409);
+        const listed = await json<{ payments: { id: number }[] }>(req(`/api/admin/payments.php?status=refunded&user_id=${m.userId}`, as(finance.cookie)));
+        expect(listed.payments.map((p) => p.id)).toEqual([created.payment_id]);
+        expect((await req('/api/admin/payments.php?status=stolen', as(finance.cookie))).status).toBe(400);
+      });
+    });
+
+    describe('audit log', () => {
+      it('cannot be changed or deleted, not even with direct SQL', async () => {
+        const [first] = await auditRows();
+        await expect(t.app.db.db.updateTable('staff_audit_log').set({ reason: 'forged' }).where('id', '=', first.id).execute()).rejects.toThrow(/append-only/);
+        await expect(t.app.db.db.deleteFrom('staff_audit_log').where('id', '=', first.id).execute()).rejects.toThrow(/append-only/);
+        const listed = await json<{ entries: { id: number; action: string }[] }>(req('/api/admin/audit.php', as(admin.cookie)));
+        expect(listed.entries.length).toBeGreaterThan(5);
+        expect(listed.entries[0].id).toBeGreaterThan(listed.entries[1].id);
+        for (const method of ['PUT', 'PATCH', 'DELETE', 'POST']) expect((await req('/api/admin/audit.php', { ...post(admin.cookie, {}), method })).status).toBe(404);
+      });
+    });
+
+    describe('fictional profiles and the operator inbox', () => {
+      it('operators create fictional profiles, answer members as them in waiting order, and never see e-mail or payments', async () => {
+        const bad = await req('/api/admin/fictional.php', post(operator.cookie, { name: 'X', gender: 'female', sexuality: 'hetero', birth_date: '2015-01-01', country: 'NL' }));
+        expect(bad.status).toBe(400);
+        expect((await json(bad)).message).toBe('The name needs 2 to 40 characters.');
+        const young = await req('/api/admin/fictional.php', post(operator.cookie, { name: 'Xena', gender: 'female', sexuality: 'hetero', birth_date: '2015-01-01', country: 'NL' }));
+        expect((await json(young)).message).toBe('Enter a date of birth of someone aged 18 or over.');
+        const made = await json<{ profile: { id: number } }>(req('/api/admin/fictional.php', post(operator.cookie, { name: 'Fiona', gender: 'female', sexuality: 'hetero', birth_date: '1980-03-03', country: 'NL', city: 'Utrecht' })));
+        const fiona = made.profile.id;
+        expect(await t.app.db.db.selectFrom('profiles').select(['fictional', 'user_id']).where('id', '=', fiona).executeTakeFirstOrThrow()).toEqual({ fictional: 1, user_id: null });
+        const edited = await req('/api/admin/fictional.php', post(operator.cookie, { id: fiona, name: 'Fiona B', gender: 'female', sexuality: 'bi', birth_date: '1980-03-03', country: 'NL' }));
+        expect(edited.status).toBe(200);
+        // A real member's profile can never be edited this way.
+        const early = await member({ paid: true, credits: 100 });
+        expect((await req('/api/admin/fictional.php', post(operator.cookie, { id: early.profileId, name: 'Hijack', gender: 'female', sexuality: 'bi', birth_date: '1980-03-03', country: 'NL' }))).status).toBe(404);
+        const late = await member({ paid: true, credits: 100 });
+        const send = (m: Member, text: string) => req('/api/messages.php', post(m.cookie, { profile_id: fiona, client_id: `client-${m.userId}-${text.length}`, kind: 'text', text }));
+        const first = await send(early, 'Hello Fiona');
+        expect(first.status).toBe(201);
+        t.clock.advance(60_000);
+        expect((await send(late, 'Hi there')).status).toBe(201);
+        t.clock.advance(60_000);
+        expect((await send(early, 'Are you there?')).status).toBe(201);
+        const queue = await json<{ queue: { conversation_id: number; member_name: string; waiting_since: number }[] }>(req('/api/admin/inbox.php', as(operator.cookie)));
+        const mine = queue.queue.filter((q) => [early.name, late.name].includes(q.member_name));
+        expect(mine.map((q) => q.member_name)).toEqual([early.name, late.name]);
+        const conversation = mine[0].conversation_id;
+        const view = await req(`/api/admin/inbox-conversation.php?id=${conversation}`, as(operator.cookie));
+        const text = await view.text();
+        expect(text).not.toContain('@example.com');
+        expect(text).not.toContain('credits');
+        expect(JSON.parse(text).messages.map((m: { body: string }) => m.body)).toEqual(['Hello Fiona', 'Are you there?']);
+        expect((await req('/api/admin/inbox-reply.php', post(operator.cookie, { conversation_id: conversation, text: '   ', client_id: 'op-reply-empty' }))).status).toBe(400);
+        const reply = await req('/api/admin/inbox-reply.php', post(operator.cookie, { conversation_id: conversation, text: 'Yes, hi!', client_id: 'op-reply-1' }));
+        expect(reply.status).toBe(200);
+        const stored = await t.app.db.db.selectFrom('messages').select(['sender_profile_id', 'operator_user_id', 'credits']).where('body', '=', 'Yes, hi!').executeTakeFirstOrThrow();
+        expect(stored).toEqual({ sender_profile_id: fiona, operator_user_id: operator.userId, credits: 0 });
+        // The member sees it in the chat, from the fictional profile, marked fictional.
+        const chat = await json<{ messages: { text: string }[]; profile: { fictional: boolean } }>(req(`/api/chat.php?conversation=${conversation}`, as(early.cookie)));
+        expect(chat.messages.at(-1)!.text).toBe('Yes, hi!');
+        expect(chat.profile.fictional).toBe(true);
+        // Answered conversations leave the queue; the other member still waits.
+        const after = await json<{ queue: { member_name: string }[] }>(req('/api/admin/inbox.php', as(operator.cookie)));
+        expect(after.queue.map((q) => q.member_name)).not.toContain(early.name);
+        expect(after.queue.map((q) => q.member_name)).toContain(late.name);
+        // A member's conversation with a real member is not in the inbox.
+        expect((await req(`/api/admin/inbox-conversation.php?id=999999`, as(operator.cookie))).status).toBe(404);
+        expect((await auditRows()).map((r) => r.action)).toEqual(expect.arrayContaining(['fictional_create', 'fictional_update', 'inbox_answer']));
+      });
+    });
+
+    describe('discount codes', () => {
+      it('creates, refuses bad codes, disables and counts uses', async () => {
+        const create = (body: Record<string, unknown>) => req('/api/admin/discounts.php', post(finance.cookie, { reason: 'Black Friday', ...body }));
+        expect((await create({ code: 'BF26', percentage: 20 })).status).toBe(201);
+        const dupe = await create({ code: 'bf26', percentage: 20 });
+        expect(dupe.status).toBe(409);
+        expect((await json(dupe)).message).toBe('This code already exists.');
+        expect((await json(await create({ code: 'X!', percentage: 20 }))).message).toBe('Codes are 3 to 32 letters, digits, - or _.');
+        expect((await json(await create({ code: 'HUGE', percentage: 95 }))).message).toBe('Enter a percentage between 1 and 90.');
+        expect((await json(await create({ code: 'PAST', percentage: 10, expires: '2020-01-01' }))).message).toBe('The end date must be in the future.');
+        expect((await create({ code: 'WELCOME26', percentage: 15, welcome: true })).status).toBe(201);
+        const list = await json<{ discounts: { id: number; code: string; kind: string; uses: number; status: string }[] }>(req('/api/admin/discounts.php', as(finance.cookie)));
+        const bf = list.discounts.find((d) => d.code === 'BF26')!;
+        expect(bf).toMatchObject({ kind: 'standard', uses: 0, status: 'active' });
+        expect(list.discounts.find((d) => d.code === 'WELCOME26')).toMatchObject({ kind: 'welcome' });
+        expect((await req('/api/admin/discounts.php', post(finance.cookie, { id: bf.id, status: 'inactive' }, 'PATCH'))).status).toBe(400);
+        expect((await req('/api/admin/discounts.php', post(finance.cookie, { id: bf.id, status: 'inactive', reason: 'Campaign over' }, 'PATCH'))).status).toBe(200);
+        const m = await member();
+        const code = await req('/api/discount.php?code=BF26', as(m.cookie));
+        expect(code.status).toBe(404);
+      });
+    });
+
+    describe('dashboard', () => {
+      it('answers each figure per day as JSON and CSV, and refuses bad ranges', async () => {
+        const today = new Date(t.clock.now()).toISOString().slice(0, 10);
+        const signups = await json<{ columns: string[]; rows: [string, number][] }>(req(`/api/admin/stats.php?metric=signups&from=2026-11-20&to=${today}`, as(finance.cookie)));
+        expect(signups.columns).toEqual(['day', 'signups']);
+        expect(signups.rows.at(-1)![0]).toBe(today);
+        expect(signups.rows.at(-1)![1]).toBeGreaterThan(5);
+        for (const metric of ['activations', 'active_members', 'messages', 'likes', 'matches', 'revenue', 'refunds', 'funnel']) {
+          expect((await req(`/api/admin/stats.php?metric=${metric}&from=2026-11-20&to=${today}`, as(finance.cookie))).status, metric).toBe(200);
+        }
+        const revenue = await json<{ rows: string[][] }>(req(`/api/admin/stats.php?metric=revenue&from=${today}&to=${today}`, as(finance.cookie)));
+        expect(revenue.rows).toContainEqual([today, 'creditcard', 'NL', 'EUR', 1, '34.95']);
+        const refunds = await json<{ rows: unknown[][] }>(req(`/api/admin/stats.php?metric=refunds&from=${today}&to=${today}`, as(finance.cookie)));
+        expect(refunds.rows).toContainEqual([today, 'EUR', 1, '34.95', '0.00']);
+        const csv = await req(`/api/admin/stats.php?metric=signups&from=2026-11-21&to=${today}&format=csv`, as(finance.cookie));
+        expect(csv.headers.get('content-type')).toContain('text/csv');
+        expect(csv.headers.get('content-disposition')).toContain('kindred-signups-2026-11-21');
+        expect((await csv.text()).split('\r\n')[0]).toBe('day,signups');
+        const bad = await req('/api/admin/stats.php?metric=signups&from=2026-11-22&to=2026-11-01', as(finance.cookie));
+        expect(bad.status).toBe(400);
+        expect((await json(bad)).message).toBe('Choose a range of at most 366 days, from before to.');
+        expect((await req('/api/admin/stats.php?metric=secrets&from=2026-11-01&to=2026-11-02', as(finance.cookie))).status).toBe(400);
+        expect((await req('/api/admin/stats.php?metric=signups&from=yesterday&to=2026-11-02', as(finance.cookie))).status).toBe(400);
+      });
+    });
+  });
+}
