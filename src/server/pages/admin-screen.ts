@@ -3,9 +3,6 @@ import { ADMIN_SECTIONS, type Permission, can } from '../../shared/admin.contrac
 import { findStaff, type StaffCaller } from '../admin/staff.service';
 import { AUTH_COOKIE } from '../api/session';
 
-/** Catalog prefixes the console's islands need. */
-export const ADMIN_MESSAGE_PREFIXES = ['admin.', 'error.', 'common.'];
-
 /**
  * The staff member for a console page: a login redirect for visitors, the 404 for members and other
  * sites' staff, the second-factor page until this session passed it, and 403 for a role without the right.
