@@ -16,6 +16,9 @@ const result = await app.db.db
   .where('email_normalized', '=', normalizeEmail(email))
   .returning('id')
   .executeTakeFirst();
+// With REDIS_URL the running app processes drop their cached session of this member at once
+// (without it, within SESSION_CACHE_MS).
+if (result) await app.sessions.invalidate({ users: [result.id] });
 console.log(result ? `${email} on ${siteId} is now ${flag === '--revoke' ? 'a member' : 'staff'}.` : `No account ${email} on ${siteId}.`);
 await app.close();
 process.exit(result ? 0 : 1);
