@@ -43,7 +43,7 @@ export function tablesGeneration(watch: WriteWatch, tables: string[]): number {
 function tableOf(node: RootOperationNode): string | null {
   const ref = node.kind === 'InsertQueryNode' ? node.into : node.kind === 'UpdateQueryNode' || node.kind === 'DeleteQueryNode' ? (node.kind === 'UpdateQueryNode' ? node.table : node.from.froms[0]) : null;
   if (!ref) return null;
-  const inner = ref.kind === 'AliasNode' ? (ref as { node: OperationNode }).node : ref;
+  const inner = ref.kind === 'AliasNode' ? (ref as unknown as { node: OperationNode }).node : ref;
   const table = inner.kind === 'TableNode' ? (inner as TableNode) : null;
   return table ? table.table.identifier.name : '*';
 }
