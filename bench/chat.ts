@@ -286,6 +286,15 @@ async function runServerSide() {
   console.log(`ratio ${(r.appMax.rps / r.bareMax.rps).toFixed(2)}  (app/bare)`);
   console.log(`full-speed deliveries: ${r.full.accepted} × 201, lost ${r.full.lost}, duplicates ${r.full.duplicates}, delivery p50 ${ms(r.full.latency.p50)} p99 ${ms(r.full.latency.p99)}`);
   console.log(`total ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  // The aims (issue 14), last, each with whether this run met it.
+  const heapPerStream = (connected.serverHeap - before.serverHeap) / CLIENTS / 1024;
+  const aims: [string, boolean][] = [
+    [`delivery p99 ≤ ${AIM_P99_MS} ms at ${RATE} msg/s with ${CLIENTS} streams, 0 lost`, r.paced.latency.p99 <= AIM_P99_MS && r.paced.lost === 0],
+    ['sends ≥ 0.2 of bare node:http', r.appMax.rps / r.bareMax.rps >= 0.2],
+    ['server heap per SSE stream ≤ 15 KB', heapPerStream <= 15],
+  ];
+  console.log(`machine: ${cpus().length} CPUs, load average ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+  for (const [aim, met] of aims) console.log(`aim: ${aim} — ${met ? 'met' : 'NOT met'}`);
 
   const problems = [
     r.paced.lost && `${r.paced.lost} messages lost`,

@@ -66,6 +66,13 @@ export async function memberDetail(app: AppContext, staff: StaffCaller, userId: 
 
 /** One staff action on a member: checked, applied and audited (before/after) in one transaction. */
 export async function runMemberAction(app: AppContext, staff: StaffCaller, input: MemberActionInput) {
+  const result = await applyMemberAction(app, staff, input);
+  // Every process drops its cached session of the member, so a ban, suspension or ended session holds at once.
+  await app.sessions.invalidate({ users: [input.user_id] });
+  return result;
+}
+
+async function applyMemberAction(app: AppContext, staff: StaffCaller, input: MemberActionInput) {
   const db = app.db.db;
   const user = await memberOfSite(app, staff, input.user_id);
   if (user.id === staff.userId) throw new StaffError('self', 'admin.error.not_on_self', 400);

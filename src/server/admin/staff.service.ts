@@ -183,6 +183,8 @@ export async function grantStaffRole(app: AppContext, siteId: string, email: str
       }).execute();
     }
   });
+  // Running processes drop their cached session of this member (at once with REDIS_URL, else within SESSION_CACHE_MS).
+  await app.sessions.invalidate({ users: [user.id] });
   return true;
 }
 
@@ -206,6 +208,8 @@ export async function revokeStaff(app: AppContext, siteId: string, email: string
       target_type: 'staff', target_id: user.id, reason: null, before: null, after: null, ip: null, created_at: now,
     }).execute();
   });
+  // Running processes drop their cached session of this member (at once with REDIS_URL, else within SESSION_CACHE_MS).
+  await app.sessions.invalidate({ users: [user.id] });
   return true;
 }
 

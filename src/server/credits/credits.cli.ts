@@ -21,6 +21,8 @@ if (!user) {
   try {
     const balance = await app.db.db.transaction().execute((trx) =>
       applyCredits(trx, { userId: user.id, delta: amount, reason: 'admin', key: `admin:${randomUUID()}`, now: app.clock.now() }));
+    // With REDIS_URL the running app processes show the new balance at once (without it, within SESSION_CACHE_MS).
+    await app.sessions.invalidate({ users: [user.id] });
     console.log(`${email} on ${siteId} now has ${balance} credits.`);
   } catch (err) {
     if (!(err instanceof InsufficientCreditsError)) throw err;
