@@ -115,6 +115,8 @@ test('the gay site does not let visitors search', async ({ page }) => {
 });
 
 test('a member finds another by filters, likes and blocks them; the blocked one is shut out', async ({ page, browser, request, baseURL }) => {
+  // A long journey (two members, search, like, block, checks from both sides): 25–28 s on a loaded machine.
+  test.setTimeout(90_000);
   await skipEntryWarning(page);
   const stamp = Date.now() % 100000;
   const hunter = await createMember(request, `Hunter${stamp}`, 'male', '1980-03-03');
