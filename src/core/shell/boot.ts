@@ -3,6 +3,7 @@ import { LOCALE_COOKIE_MAX_AGE_S } from '../../shared/locales';
 import { shouldReloadAfterChunkError, shouldShowBackButton, shouldShowEntryWarning } from './rules';
 
 import { renderToasts } from '../toast/render';
+import { enhanceDropdowns } from './dropdown';
 
 const CHUNK_KEY = 'chunk-reload-at';
 const BOUNCE_KEY = 'log-bounces';
@@ -36,17 +37,8 @@ window.addEventListener('error', (event) => {
 const toastRoot = document.getElementById('toasts');
 if (toastRoot) renderToasts(toastRoot);
 
-// Dropdowns: one open at a time; close on outside click and Escape.
-const dropdowns = [...document.querySelectorAll<HTMLDetailsElement>('[data-dropdown]')];
-document.addEventListener('click', (event) => {
-  for (const d of dropdowns) if (d.open && !d.contains(event.target as Node)) d.open = false;
-});
-document.addEventListener('keydown', (event) => {
-  if (event.key !== 'Escape') return;
-  for (const d of dropdowns) {
-    if (d.open) { d.open = false; d.querySelector('summary')?.focus(); }
-  }
-});
+// Dropdowns: one open at a time, arrow keys, Escape gives focus back to the button.
+enhanceDropdowns([...document.querySelectorAll<HTMLDetailsElement>('[data-dropdown]')]);
 
 // Language switch: cookie for a year, saved on the account when logged in, then reload.
 for (const link of document.querySelectorAll<HTMLAnchorElement>('[data-lang]')) {

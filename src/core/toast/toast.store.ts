@@ -62,7 +62,7 @@ export function clearToasts() {
 }
 
 /** Texts the framework-free parts need, read from the page (`#toasts` data attributes). */
-export function toastText(name: 'retrying' | 'close'): string {
+export function toastText(name: 'retrying' | 'close' | 'saving' | 'saved' | 'failed' | 'tryAgain'): string {
   const el = typeof document === 'undefined' ? null : document.getElementById('toasts');
   return el?.dataset[name] ?? '';
 }

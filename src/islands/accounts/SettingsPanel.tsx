@@ -3,7 +3,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import * as actions from '../../core/accounts/actions';
 import { ApiError } from '../../core/api/client';
 import { $user, setInitialUser } from '../../core/session/store';
-import { showToast } from '../../core/toast/toast.store';
+import { $pendingActions, runAction } from '../../core/toast/action.store';
 import { NOTIFICATION_TYPES } from '../../shared/accounts.contract';
 import type { SessionUser } from '../../shared/user.contract';
 import { Field } from '../shared/Field';
@@ -24,46 +24,33 @@ export function SettingsPanel(props: Props) {
   const t = useIslandT(props);
   useEffect(() => setInitialUser(props.user), [props.user]);
   const user = useStore($user) ?? props.user;
-  const [prefsStatus, setPrefsStatus] = useState<Status>(null);
   const [passwordStatus, setPasswordStatus] = useState<Status>(null);
   const [mailStatus, setMailStatus] = useState<Status>(null);
   const [deleteStep, setDeleteStep] = useState<'closed' | 'alternatives' | 'confirm'>('closed');
   const [deleteError, setDeleteError] = useState<string | null>(null);
 
-  async function togglePref(channel: 'email_prefs' | 'push_prefs', type: string, value: boolean) {
-    try {
-      await actions.saveSettings({ [channel]: { [type]: value } });
-      setPrefsStatus({ ok: true, text: t('settings.saved') });
-    } catch (err) {
-      setPrefsStatus({ ok: false, text: message(err, t('error.try_later')) });
-    }
-  }
+  // Every save shows "Saving…" at once, disables its control and ends in a toast with "Try again" on failure.
+  const pending = useStore($pendingActions);
+  const togglePref = (channel: 'email_prefs' | 'push_prefs', type: string, value: boolean) =>
+    runAction(`settings.${channel}.${type}`, () => actions.saveSettings({ [channel]: { [type]: value } }));
+  const toggleInvisible = (value: boolean) => runAction('settings.invisible', () => actions.saveSettings({ invisible: value }));
 
-  // Invisible mode has no status line of its own: the outcome shows as a toast (it used to fail silently).
-  function toggleInvisible(value: boolean) {
-    actions.saveSettings({ invisible: value }).then(
-      () => showToast({ text: t('settings.saved'), tone: 'success' }),
-      (err) => showToast({ text: message(err, t('error.try_later')), tone: 'error', action: { label: t('common.try_again'), run: () => toggleInvisible(value) } }),
-    );
-  }
-
-  /** Runs a form's action and reports the outcome in that form's status line. */
-  const withStatus = (setStatus: (s: Status) => void, okKey: string, action: (data: FormData) => Promise<unknown>) =>
+  /** Runs a form's action as a member action; field problems (a wrong password) also show in the form. */
+  const withStatus = (key: string, setStatus: (s: Status) => void, okKey: string, action: (data: FormData) => Promise<unknown>) =>
     async (event: FormEvent<HTMLFormElement>) => {
       event.preventDefault();
       const form = event.currentTarget;
-      try {
-        await action(new FormData(form));
-        form.reset();
-        setStatus({ ok: true, text: t(okKey) });
-      } catch (err) {
-        setStatus({ ok: false, text: message(err, t('error.try_later')) });
-      }
+      const data = new FormData(form);
+      setStatus(null);
+      const outcome = await runAction(key, () => action(data), { success: t(okKey) });
+      if (outcome.ok) form.reset();
+      else if (outcome.error instanceof ApiError && outcome.error.status < 500) setStatus({ ok: false, text: message(outcome.error, t('error.try_later')) });
     };
-  const changePassword = withStatus(setPasswordStatus, 'settings.password_changed', (data) =>
+  const changePassword = withStatus('settings.password', setPasswordStatus, 'settings.password_changed', (data) =>
     actions.changePassword(String(data.get('old_password')), String(data.get('password')), String(data.get('password_repeat'))));
-  const changeMail = withStatus(setMailStatus, 'settings.mail_sent', (data) =>
+  const changeMail = withStatus('settings.mail', setMailStatus, 'settings.mail_sent', (data) =>
     actions.requestMailChange(String(data.get('email')), String(data.get('password'))));
+  const busyLabel = (key: string, label: string) => (pending[key] ? t('toast.saving') : label);
 
   async function confirmDelete(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -91,20 +78,19 @@ export function SettingsPanel(props: Props) {
             {NOTIFICATION_TYPES.map((type) => (
               <tr key={type}>
                 <th scope="row">{t(`notification_type.${type}`)}</th>
-                <td><input type="checkbox" aria-label={`${t(`notification_type.${type}`)}: ${t('settings.email_channel')}`} checked={user.email_prefs[type] !== false} onChange={(e) => togglePref('email_prefs', type, e.target.checked)} /></td>
-                <td><input type="checkbox" aria-label={`${t(`notification_type.${type}`)}: ${t('settings.push_channel')}`} checked={user.push_prefs[type] !== false} onChange={(e) => togglePref('push_prefs', type, e.target.checked)} /></td>
+                <td><input type="checkbox" aria-label={`${t(`notification_type.${type}`)}: ${t('settings.email_channel')}`} checked={user.email_prefs[type] !== false} disabled={pending[`settings.email_prefs.${type}`]} onChange={(e) => togglePref('email_prefs', type, e.target.checked)} /></td>
+                <td><input type="checkbox" aria-label={`${t(`notification_type.${type}`)}: ${t('settings.push_channel')}`} checked={user.push_prefs[type] !== false} disabled={pending[`settings.push_prefs.${type}`]} onChange={(e) => togglePref('push_prefs', type, e.target.checked)} /></td>
               </tr>
             ))}
           </tbody>
         </table>
-        {status(prefsStatus)}
       </section>
 
       <section className="settings-section" aria-labelledby="s-privacy">
         <h2 id="s-privacy">{t('settings.privacy_title')}</h2>
         <label className="switch-row">
           <span><strong>{t('settings.invisible')}</strong><br /><span className="field-hint">{t('settings.invisible_text')}</span></span>
-          <input type="checkbox" checked={user.invisible} onChange={(e) => toggleInvisible(e.target.checked)} />
+          <input type="checkbox" checked={user.invisible} disabled={pending['settings.invisible']} onChange={(e) => toggleInvisible(e.target.checked)} />
         </label>
         <p><a href="/api/export.php" download>{t('settings.download_data')}</a></p>
       </section>
@@ -116,7 +102,7 @@ export function SettingsPanel(props: Props) {
           <Field name="password" type="password" label={t('settings.new_password')} autoComplete="new-password" required minLength={8} />
           <Field name="password_repeat" type="password" label={t('auth.password_repeat')} autoComplete="new-password" required />
           {status(passwordStatus)}
-          <div className="form-actions"><button className="btn btn-secondary" type="submit">{t('settings.password_save')}</button></div>
+          <div className="form-actions"><button className="btn btn-secondary" type="submit" disabled={pending['settings.password']}>{busyLabel('settings.password', t('settings.password_save'))}</button></div>
         </form>
       </section>
 
@@ -127,7 +113,7 @@ export function SettingsPanel(props: Props) {
           <Field name="email" type="email" label={t('settings.new_email')} autoComplete="email" required />
           <Field name="password" id="f-mail-password" type="password" label={t('auth.password')} autoComplete="current-password" required />
           {status(mailStatus)}
-          <div className="form-actions"><button className="btn btn-secondary" type="submit">{t('settings.email_save')}</button></div>
+          <div className="form-actions"><button className="btn btn-secondary" type="submit" disabled={pending['settings.mail']}>{busyLabel('settings.mail', t('settings.email_save'))}</button></div>
         </form>
       </section>
 
@@ -139,7 +125,7 @@ export function SettingsPanel(props: Props) {
             <p>{t('settings.delete_alternatives')}</p>
             <ul className="alternatives">
               <li><strong>{t('settings.alt_email')}</strong> <a href="#s-email">{t('settings.email_title')}</a></li>
-              <li><strong>{t('settings.alt_privacy')}</strong> <button type="button" className="link-button" onClick={() => actions.saveSettings({ invisible: true }).then(() => setDeleteStep('closed'))}>{t('settings.invisible')}</button></li>
+              <li><strong>{t('settings.alt_privacy')}</strong> <button type="button" className="link-button" onClick={() => toggleInvisible(true).then((outcome) => outcome.ok && setDeleteStep('closed'))}>{t('settings.invisible')}</button></li>
               <li><strong>{t('settings.alt_trial')}</strong> <a href={props.trialBundle ? `/credits/${props.trialBundle}` : '/credits'}>{t('nav.credits')}</a></li>
               {props.deleteDiscount > 0 && <li><strong>{t('settings.alt_discount', { percent: props.deleteDiscount })}</strong> <a href={`/credits?discount=stay${props.deleteDiscount}`}>{t('settings.alt_discount_cta')}</a></li>}
             </ul>

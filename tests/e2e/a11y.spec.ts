@@ -1,0 +1,93 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, skipEntryWarning, test, tr } from './fixtures';
+
+const DEMO = { email: 'premium@kindred.example', password: 'kindred-demo-2026' };
+const VISITOR_PAGES = ['/', '/login', '/signup', '/terms'];
+const MEMBER_PAGES = ['/members', '/chats', '/likes', '/profile', '/settings', '/notifications', '/credits', '/transactions', '/premium', '/match-finder', '/swipe-game'];
+
+/**
+ * Serious and critical axe findings on the page, one line each (rule, and the first offending nodes), plus a
+ * missing h1. The name/visible-label check (speech users say what they see) is experimental in axe: switched on.
+ */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze();
+  const headings = (await page.locator('h1').count()) > 0 ? [] : ['no h1'];
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)
+    .concat(headings);
+}
+
+async function logIn(page: Page) {
+  const res = await page.request.post('/api/user.php', { data: DEMO, headers: { 'sec-fetch-site': 'same-origin' } });
+  expect(res.status()).toBe(200);
+}
+
+for (const path of VISITOR_PAGES) {
+  test(`axe: ${path} for a visitor has no serious or critical violation`, async ({ page }) => {
+    await skipEntryWarning(page);
+    await page.goto(path);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+}
+
+// {profile} and {chat} stand for a profile from the search and the member's first conversation.
+for (const path of [...MEMBER_PAGES, '/members/{profile}', '/chats/{chat}']) {
+  test(`axe: ${path} for a member has no serious or critical violation`, async ({ page }) => {
+    test.setTimeout(60_000);
+    await skipEntryWarning(page);
+    await logIn(page);
+    let url = path;
+    if (path.includes('{')) {
+      await page.goto('/members');
+      const profileId = await page.locator('[data-profile-id]').first().getAttribute('data-profile-id');
+      url = path.replace('{profile}', String(profileId));
+      if (path.includes('{chat}')) {
+        await page.goto('/chats');
+        const chat = page.locator('a[href^="/chats/"]').first();
+        url = (await chat.count()) ? String(await chat.getAttribute('href')) : `/members/${profileId}/chat`;
+      }
+    }
+    await page.goto(url);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+}
+
+test('the language dropdown and the account menu follow the arrow keys and give focus back', async ({ page }) => {
+  await skipEntryWarning(page);
+  await page.goto('/terms');
+  const language = page.locator('.lang-dropdown summary');
+  await expect(language).toHaveAccessibleName(/^EN\b/);
+  const items = page.locator('.lang-dropdown .dropdown-menu a');
+  await language.focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(items.first()).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(items.nth(1)).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(items.last()).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(items.first()).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await expect(items.last()).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(items.first()).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(items.first()).toBeHidden();
+  await expect(language).toBeFocused();
+
+  await logIn(page);
+  await page.goto('/members');
+  const account = page.locator('.account-dropdown summary');
+  const accountItems = page.locator('.account-dropdown .dropdown-menu a');
+  await account.focus();
+  await page.keyboard.press('ArrowUp');
+  await expect(accountItems.last()).toBeFocused();
+  await expect(accountItems.last()).toHaveText(tr('en', 'nav.logout'));
+  await page.keyboard.press('ArrowDown');
+  await expect(accountItems.first()).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(accountItems.first()).toBeHidden();
+  await expect(account).toBeFocused();
+});
