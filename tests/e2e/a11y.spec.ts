@@ -11,7 +11,7 @@ const MEMBER_PAGES = ['/members', '/chats', '/likes', '/profile', '/settings', '
  * missing h1. The name/visible-label check (speech users say what they see) is experimental in axe: switched on.
  */
 async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze();
+  const { violations } = await new AxeBuilder({ page: page as unknown as ConstructorParameters<typeof AxeBuilder>[0]['page'] }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze();
   const headings = (await page.locator('h1').count()) > 0 ? [] : ['no h1'];
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -32,8 +32,8 @@ for (const path of VISITOR_PAGES) {
   });
 }
 
-// {profile} and {chat} stand for a profile from the search and the member's first conversation.
-for (const path of [...MEMBER_PAGES, '/members/{profile}', '/chats/{chat}']) {
+// {profile} and {chat} stand for a profile from the search and the member's first conversation (?gift=1: the gift picker).
+for (const path of [...MEMBER_PAGES, '/members/{profile}', '/chats/{chat}', '/members/{profile}/chat?gift=1']) {
   test(`axe: ${path} for a member has no serious or critical violation`, async ({ page }) => {
     test.setTimeout(60_000);
     await skipEntryWarning(page);

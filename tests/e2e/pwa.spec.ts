@@ -1,5 +1,6 @@
-import { expect, test } from '@playwright/test';
-import { skipEntryWarning } from './fixtures';
+import { expect, type Page, test } from '@playwright/test';
+import sharp from 'sharp';
+import { onHost, skipEntryWarning, tr } from './fixtures';
 
 test('the service worker installs, activates and shows a push message', async ({ page, context, baseURL }) => {
   await context.grantPermissions(['notifications'], { origin: baseURL });
@@ -34,4 +35,59 @@ test('the service worker installs, activates and shows a push message', async ({
       return page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => `${n.title}|${n.body}`));
     }, { timeout: 15_000 })
     .toContain('New message|Anna: hi');
+});
+
+/** A file as the browser on that page gets it (only the browser resolves the demo sites' *.localhost hosts). */
+async function fetchInPage(page: Page, path: string) {
+  const { type, bytes } = await page.evaluate(async (url) => {
+    const res = await fetch(url);
+    return { type: res.headers.get('content-type'), bytes: [...new Uint8Array(await res.arrayBuffer())] };
+  }, path);
+  return { type, body: Buffer.from(bytes) };
+}
+
+test('each site lists PNG icons (192, 512, maskable) and an apple-touch-icon in its own colours', async ({ page }) => {
+  await skipEntryWarning(page);
+  const colours = new Map<string, string>();
+  for (const host of ['localhost', 'rijpe.localhost']) {
+    await page.goto(onHost(host, '/terms'));
+    await expect(page.locator('link[rel="apple-touch-icon"]')).toHaveAttribute('href', '/apple-touch-icon.png');
+    const manifest = JSON.parse((await fetchInPage(page, '/manifest.webmanifest')).body.toString('utf8'));
+    const pngs = (manifest.icons as { src: string; sizes: string; type: string; purpose: string }[]).filter((i) => i.type === 'image/png');
+    expect(pngs.map((i) => `${i.sizes} ${i.purpose}`).sort()).toEqual(['192x192 any', '192x192 maskable', '512x512 any', '512x512 maskable']);
+    for (const icon of [...pngs, { src: '/apple-touch-icon.png', sizes: '180x180' }]) {
+      const { type, body } = await fetchInPage(page, icon.src);
+      expect(type).toBe('image/png');
+      const meta = await sharp(body).metadata();
+      expect(meta.format).toBe('png');
+      expect(`${meta.width}x${meta.height}`).toBe(icon.sizes);
+    }
+    // The maskable icon fills its square with the site's primary colour (its corner pixel).
+    const { data } = await sharp((await fetchInPage(page, '/icon-maskable-192.png')).body).raw().toBuffer({ resolveWithObject: true });
+    colours.set(host, [...data.subarray(0, 3)].map((c) => c.toString(16).padStart(2, '0')).join(''));
+  }
+  expect(colours.get('localhost')).toBe('ff7f50');
+  expect(colours.get('rijpe.localhost')).toBe('e8604c');
+});
+
+test('a page opened offline shows the translated offline page, and Try again loads it once back online', async ({ page, context, baseURL }) => {
+  await skipEntryWarning(page);
+  await context.addCookies([{ name: 'lang', value: 'de', url: baseURL as string }]);
+  await page.goto('/');
+  await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    const worker = registration.active;
+    if (worker && worker.state !== 'activated') await new Promise((r) => worker.addEventListener('statechange', r));
+  });
+  // The worker caches the offline page while it installs; wait until it is there.
+  await expect.poll(() => page.evaluate(async () => Boolean(await (await caches.open('offline-v1')).match('/offline')))).toBe(true);
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+  await context.setOffline(true);
+  await page.goto('/login');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr('de', 'offline.title'));
+  await expect(page.getByText(tr('de', 'offline.text'))).toBeVisible();
+  await context.setOffline(false);
+  await page.getByRole('button', { name: tr('de', 'common.try_again') }).click();
+  await expect(page.getByRole('heading', { level: 1 })).not.toHaveText(tr('de', 'offline.title'));
+  await expect(page).toHaveURL(/\/login$/);
 });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   $currentSearchPage, $search, $searchError, $searchLikes, $searchLoading, findCachedProfile, initSearch, likeFromSearch, loadPage,
-  resetSearch, searchNearMe, setFilters,
+  resetSearch, retrySearch, SEARCH_FAILED, searchNearMe, setFilters,
 } from '../../src/core/profiles/search.store';
 import type { ProfileCard, SearchResult } from '../../src/shared/profiles.contract';
 import { fakeAddressBar, fakeApi, fakeGeolocation } from '../helpers/fake-api';
@@ -118,6 +118,22 @@ describe('search store', () => {
     expect($searchError.get()).toBe('error.invalid_input');
     expect($currentSearchPage.get().pageNumber).toBe(1);
     expect($searchLoading.get()).toBe(false);
+  });
+
+  it('keeps the results on screen when a new search fails, and runs it again on retry', async () => {
+    // 501 is a server failure the client does not retry, so it fails at once.
+    api.expectRequest('/api/search.php?gender=male').andRespond(501, { error: 'error', message: 'Server trouble.' });
+    expect(await setFilters({ gender: 'male' })).toBeNull();
+    expect($searchError.get()).toBe(SEARCH_FAILED);
+    expect(ids($currentSearchPage.get().results)).toEqual([1, 2, 3]);
+    expect($search.get()).toMatchObject({ gender: 'female', numResults: 60 });
+    expect(bar.location.search).toBe('?gender=female');
+
+    api.expectRequest('/api/search.php?gender=male').andRespond(200, page(1, [7, 8], 2));
+    expect(ids(await retrySearch())).toEqual([7, 8]);
+    expect($searchError.get()).toBeNull();
+    expect($search.get()).toMatchObject({ gender: 'male', numResults: 2 });
+    expect(bar.location.search).toBe('?gender=male');
   });
 
   it('passes the tracking network along to the API and the URL', async () => {

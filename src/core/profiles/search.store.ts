@@ -34,6 +34,8 @@ export const $searchPageNumber = atom(1);
 export const $searchLoading = atom(false);
 /** Catalog key of the last problem (invalid filters, failed request), or null. */
 export const $searchError = atom<string | null>(null);
+/** The error of a search that did not go through (network, server): the results before it stay, with a retry. */
+export const SEARCH_FAILED = 'search.failed';
 /** Profiles liked from the results during this visit. */
 export const $searchLikes = atom<ReadonlySet<number>>(new Set());
 
@@ -48,6 +50,8 @@ export const $currentSearchPage = computed([$search, $searchPageNumber], (state,
 let network: string | undefined;
 let generation = 0;
 let wantedPage = 1;
+/** The last search asked for, run again by retrySearch. */
+let lastSearch: (() => Promise<ProfileCard[] | null>) | null = null;
 const inflight = new Map<number, Promise<ProfileCard[] | null>>();
 
 /** Just the filters of a state (or of anything carrying them). */
@@ -163,7 +167,7 @@ async function fetchPage(pageNumber: number, forGeneration: number): Promise<Pro
     rememberLikes(result);
     return result.results;
   } catch (err) {
-    if (forGeneration === generation) $searchError.set(err instanceof ApiError && err.status === 400 ? 'error.invalid_input' : 'error.try_later');
+    if (forGeneration === generation) $searchError.set(err instanceof ApiError && err.status === 400 ? 'error.invalid_input' : SEARCH_FAILED);
     return null;
   } finally {
     if (forGeneration === generation) {
@@ -175,6 +179,7 @@ async function fetchPage(pageNumber: number, forGeneration: number): Promise<Pro
 
 /** Shows a result page: from the cache when it was seen before, else from GET /api/search.php. Null on failure. */
 export async function loadPage(pageNumber: number): Promise<ProfileCard[] | null> {
+  lastSearch = () => loadPage(pageNumber);
   wantedPage = pageNumber;
   $searchError.set(null);
   const cached = $search.get().pages[pageNumber];
@@ -195,18 +200,34 @@ export async function loadPage(pageNumber: number): Promise<ProfileCard[] | null
   return results;
 }
 
-/** Applies filters from the form: checks them, drops the cached pages when they changed, and shows page 1. */
+/**
+ * Applies filters from the form: checks them, drops the cached pages when they changed, and shows page 1.
+ * When the request fails (network, server), the results shown before stay on screen with their filters.
+ */
 export async function setFilters(input: SearchFilterInput): Promise<ProfileCard[] | null> {
   const filters = parseSearchFilters(input);
   if ('error' in filters) {
     $searchError.set(filters.error);
     return null;
   }
-  if (!sameFilters(filtersOf($search.get()), filters)) {
-    startOver(filters);
-    syncUrl();
+  if (sameFilters(filtersOf($search.get()), filters)) return loadPage(1);
+  const before = { state: $search.get(), pageNumber: $searchPageNumber.get() };
+  startOver(filters);
+  syncUrl();
+  const results = await loadPage(1);
+  lastSearch = () => setFilters(input);
+  if (!results && $searchError.get() === SEARCH_FAILED && before.state.didInit) {
+    generation++;
+    $search.set(before.state);
+    wantedPage = before.pageNumber;
+    showPage(before.pageNumber);
   }
-  return loadPage(1);
+  return results;
+}
+
+/** Runs the last search again (the retry offered after a failed one). */
+export function retrySearch(): Promise<ProfileCard[] | null> {
+  return lastSearch ? lastSearch() : loadPage($searchPageNumber.get());
 }
 
 /** A profile the search has seen, on any page or under earlier filters. */
@@ -248,6 +269,7 @@ export function resetSearch(): void {
   inflight.clear();
   network = undefined;
   wantedPage = 1;
+  lastSearch = null;
   $search.set(EMPTY);
   $searchPageNumber.set(1);
   $searchLoading.set(false);

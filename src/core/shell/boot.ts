@@ -112,10 +112,14 @@ document.addEventListener('visibilitychange', () => {
   navigator.sendBeacon?.(url, new Blob(['{}'], { type: 'application/json' }));
 });
 
-// The push service worker (src/sw.ts).
+// The service worker (src/sw.ts): push, asset cache, and the offline page in the language of this page.
 if ('serviceWorker' in navigator && location.protocol !== 'file:') {
   navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => undefined);
+  void navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: 'locale', locale: document.documentElement.lang }));
 }
+
+// The offline page's "Try again" loads the page that failed (its address is still in the bar).
+for (const button of document.querySelectorAll<HTMLButtonElement>('[data-reload]')) button.addEventListener('click', () => location.reload());
 
 // Dismissible alerts remember when they were dismissed (SPEC §9 keys).
 for (const alert of document.querySelectorAll<HTMLElement>('[data-dismiss-key]')) {

@@ -33,8 +33,9 @@ export function GiftPicker({ t, open, name, onClose, onPick }: GiftProps) {
           <ul className="gift-grid">
             {gifts.map((gift) => (
               <li key={gift.id}>
+                {/* Named by what it shows (gift and price), so speech users can say it; the title tells what a click does. */}
                 <button type="button" className="gift-option" onClick={() => onPick(gift.id)}
-                  aria-label={t('chat.gift_send', { gift: t(`gift.${gift.id}`), count: gift.credits })}>
+                  title={t('chat.gift_send', { gift: t(`gift.${gift.id}`), count: gift.credits })}>
                   <img src={gift.image} alt="" width="72" height="72" />
                   <span className="gift-name">{t(`gift.${gift.id}`)}</span>
                   <span className="gift-price">{t('chat.gift_price', { count: gift.credits })}</span>

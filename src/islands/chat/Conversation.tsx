@@ -144,7 +144,7 @@ export function Conversation({ t, locale, state, credits, fictional, openGiftAtS
         <a className="btn btn-ghost chat-back" href="/chats" onClick={onBack} aria-label={t('chat.back')} title={t('chat.back')}>
           <Icon name="back" />
         </a>
-        <a className="conversation-partner" href={`/members/${partner.id}`} aria-label={t('chat.open_profile', { name: partner.name })}>
+        <a className="conversation-partner" href={`/members/${partner.id}`} title={t('chat.open_profile', { name: partner.name })}>
           <img className="chat-avatar" src={thumbUrl(partner.thumb)} alt="" width="44" height="44" />
           <span className="conversation-partner-text">
             <span id="conversation-name" className="conversation-name">

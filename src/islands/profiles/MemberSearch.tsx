@@ -1,11 +1,12 @@
 import { useStore } from '@nanostores/react';
 import type { TFunction } from 'i18next';
 import { type FormEvent, type MouseEvent, useEffect, useRef, useState } from 'react';
-import { ApiError } from '../../core/api/client';
 import { $regionOptions, loadRegionOptions } from '../../core/geo/region-options';
+import { $pendingActions, runAction } from '../../core/toast/action.store';
+import { showToast } from '../../core/toast/toast.store';
 import {
   $currentSearchPage, $search, $searchError, $searchLikes, $searchLoading, filtersOf, initSearch, likeFromSearch, loadPage,
-  type NearMeOutcome, SEARCH_FILTERS, type SearchFilter, type SearchFilters, searchNearMe, searchParams, setFilters,
+  type NearMeOutcome, retrySearch, SEARCH_FAILED, SEARCH_FILTERS, type SearchFilter, type SearchFilters, searchNearMe, searchParams, setFilters,
 } from '../../core/profiles/search.store';
 import { type ProfileCard, SEARCH_COUNT_CAP, SEARCH_PAGE_SIZE, type SearchResult } from '../../shared/profiles.contract';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
@@ -67,7 +68,6 @@ export function MemberSearch(props: Props) {
   const [urlError, setUrlError] = useState(props.invalid);
   const [nearMe, setNearMe] = useState<NearMeOutcome | 'locating' | null>(null);
   const [canLocate, setCanLocate] = useState(false);
-  const [likeStatus, setLikeStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const countRef = useRef<HTMLParagraphElement>(null);
   const error = storeError ?? urlError;
 
@@ -106,13 +106,11 @@ export function MemberSearch(props: Props) {
     if (await loadPage(pageNumber)) countRef.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
   }
 
+  // The like's outcome comes as a toast (a failure with "Try again"); its button is disabled while it is sent.
+  const pending = useStore($pendingActions);
   async function like(profile: ProfileCard) {
-    try {
-      const result = await likeFromSearch(profile.id);
-      setLikeStatus({ ok: true, text: result.match ? t('like.match', { name: profile.name }) : t('like.sent', { name: profile.name }) });
-    } catch (err) {
-      setLikeStatus({ ok: false, text: err instanceof ApiError ? err.message : t('error.try_later') });
-    }
+    const outcome = await runAction(`like.${profile.id}`, () => likeFromSearch(profile.id), { savingToast: false, success: false });
+    if (outcome.ok) showToast({ key: `action:like.${profile.id}`, tone: 'success', text: outcome.value.match ? t('like.match', { name: profile.name }) : t('like.sent', { name: profile.name }) });
   }
 
   const href = (pageNumber: number) => {
@@ -122,7 +120,7 @@ export function MemberSearch(props: Props) {
   const regions = props.regions[draft.country] ?? loadedRegions[draft.country] ?? [];
   const nearMeText = { locating: t('search.locating'), failed: t('search.near_me_failed'), elsewhere: t('search.near_me_elsewhere') };
   const card = (profile: ProfileCard) => (
-    <ResultCard key={profile.id} profile={profile} t={t} fictional={props.fictional} member={props.member} liked={likes.has(profile.id)} onLike={like} />
+    <ResultCard key={profile.id} profile={profile} t={t} fictional={props.fictional} member={props.member} liked={likes.has(profile.id)} sending={Boolean(pending[`like.${profile.id}`])} onLike={like} />
   );
 
   return (
@@ -170,8 +168,12 @@ export function MemberSearch(props: Props) {
       {nearMe && nearMe !== 'filled' && nearMe !== 'skipped' && (
         <p className={nearMe === 'locating' ? 'notice' : 'alert'} role="status">{nearMeText[nearMe]}</p>
       )}
-      {error && <p className="alert alert-danger" role="alert">{t(error)}</p>}
-      {likeStatus && <p className={likeStatus.ok ? 'notice' : 'alert alert-danger'} role={likeStatus.ok ? 'status' : 'alert'}>{likeStatus.text}</p>}
+      {error === SEARCH_FAILED ? (
+        <div className="alert alert-danger search-failed" role="alert">
+          <span>{t(error)}</span>
+          <button type="button" className="btn btn-outline btn-sm" onClick={() => void retrySearch()} disabled={loading}>{t('common.try_again')}</button>
+        </div>
+      ) : error && <p className="alert alert-danger" role="alert">{t(error)}</p>}
       <p className="result-count" role="status" ref={countRef}>
         {loading ? t('common.loading') : numResults > SEARCH_COUNT_CAP
           ? t('search_count.more', { number: new Intl.NumberFormat(props.locale).format(SEARCH_COUNT_CAP) })
@@ -210,6 +212,8 @@ interface CardProps {
   fictional: { icon: string; singular: string };
   member: boolean;
   liked: boolean;
+  /** The like is on its way: the button is disabled and says so. */
+  sending: boolean;
   onLike(profile: ProfileCard): void;
 }
 
@@ -232,7 +236,7 @@ function LiveCamCard({ url, t }: { url: string; t: TFunction }) {
 }
 
 /** One result: photo, name (with the fictional icon), age and city, and a like button (visitors: sign up). */
-function ResultCard({ profile, t, fictional, member, liked, onLike }: CardProps) {
+function ResultCard({ profile, t, fictional, member, liked, sending, onLike }: CardProps) {
   return (
     <li className="profile-card" data-profile-id={profile.id}>
       {/* biome-ignore lint/a11y/useAnchorContent: the name link below is the accessible one; the photo repeats it for pointers */}
@@ -246,8 +250,8 @@ function ResultCard({ profile, t, fictional, member, liked, onLike }: CardProps)
         </p>
         <p className="card-meta">{t('members.age', { age: profile.age })}{profile.city ? ` · ${profile.city}` : ''}</p>
         {member ? (
-          <button type="button" className="btn btn-primary card-like" disabled={liked} aria-pressed={liked} onClick={() => onLike(profile)}>
-            {liked ? t('profile.liked') : t('profile.like')}
+          <button type="button" className="btn btn-primary card-like" disabled={liked || sending} aria-pressed={liked} onClick={() => onLike(profile)}>
+            {liked ? t('profile.liked') : sending ? t('chat.sending') : t('profile.like')}
           </button>
         ) : (
           <a className="btn btn-primary card-like" href={`/members/${profile.id}/signup`} data-open-signup>{t('profile.like')}</a>

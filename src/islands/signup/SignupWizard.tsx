@@ -11,6 +11,8 @@ import { type IslandI18n, useIslandT } from '../shared/i18n';
 
 export interface SignupWizardProps extends IslandI18n {
   siteName: string;
+  /** On the /signup page the step title is the page's h1; in the modal an h2. */
+  pageHeading?: boolean;
   signupsOpen: boolean;
   minAge: number;
   countries: { code: string; name: string }[];
@@ -43,6 +45,7 @@ export function SignupWizard(props: SignupWizardProps) {
   const [photoProgress, setPhotoProgress] = useState(0);
   const [resent, setResent] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
+  const Heading = props.pageHeading ? 'h1' : 'h2';
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves to the new step's heading each time the step changes.
   useEffect(() => heading.current?.focus(), [step]);
@@ -50,7 +53,7 @@ export function SignupWizard(props: SignupWizardProps) {
   if (!props.signupsOpen) {
     return (
       <div className="signup-wizard">
-        <h2 tabIndex={-1} ref={heading}>{t('signup.invite_title')}</h2>
+        <Heading tabIndex={-1} ref={heading}>{t('signup.invite_title')}</Heading>
         <p>{t('signup.invite_only')}</p>
         <p><a href="/login">{t('home.cta_login')}</a></p>
       </div>
@@ -152,7 +155,7 @@ export function SignupWizard(props: SignupWizardProps) {
 
       {step === 'account' && (
         <form method="post" onSubmit={submitAccount} noValidate>
-          <h2 tabIndex={-1} ref={heading}>{props.target ? t('signup.title_target', { name: props.target.name }) : t('signup.title', { site: props.siteName })}</h2>
+          <Heading tabIndex={-1} ref={heading}>{props.target ? t('signup.title_target', { name: props.target.name }) : t('signup.title', { site: props.siteName })}</Heading>
           {error && (
             <p className="alert alert-danger" role="alert">
               {error} {accountExists && <a href="/login">{t('auth.account_exists_login')}</a>}
@@ -195,7 +198,7 @@ export function SignupWizard(props: SignupWizardProps) {
 
       {step === 'progress' && (
         <div>
-          <h2 tabIndex={-1} ref={heading}>{t('signup.progress_title')}</h2>
+          <Heading tabIndex={-1} ref={heading}>{t('signup.progress_title')}</Heading>
           <ol className="progress-steps" aria-live="polite">
             {PROGRESS_KEYS.map((key, i) => (
               <li key={key} data-state={i < progress ? 'done' : i === progress ? 'active' : 'todo'}>
@@ -208,7 +211,7 @@ export function SignupWizard(props: SignupWizardProps) {
 
       {step === 'photo' && (
         <div>
-          <h2 tabIndex={-1} ref={heading}>{t('signup.photo_title')}</h2>
+          <Heading tabIndex={-1} ref={heading}>{t('signup.photo_title')}</Heading>
           <p>{t('signup.photo_text')}</p>
           {photoState === 'done' ? (
             <p className="notice" role="status">{t('signup.photo_done')}</p>
@@ -227,7 +230,7 @@ export function SignupWizard(props: SignupWizardProps) {
 
       {step === 'about' && (
         <form method="post" onSubmit={(e) => saveProfile(e, ['sexuality', 'relationship_status'])}>
-          <h2 tabIndex={-1} ref={heading}>{t('signup.about_title')}</h2>
+          <Heading tabIndex={-1} ref={heading}>{t('signup.about_title')}</Heading>
           {choice('sexuality', props.options.sexuality, 'option.sexuality')}
           {choice('relationship_status', props.options.relationship_status, 'option.relationship_status')}
           <div className="form-actions">{skip}<button className="btn btn-primary" type="submit">{t('signup.next')}</button></div>
@@ -236,7 +239,7 @@ export function SignupWizard(props: SignupWizardProps) {
 
       {step === 'location' && (
         <form method="post" onSubmit={(e) => saveProfile(e, ['country', 'region', 'city'])}>
-          <h2 tabIndex={-1} ref={heading}>{t('signup.location_title')}</h2>
+          <Heading tabIndex={-1} ref={heading}>{t('signup.location_title')}</Heading>
           <SelectField name="country" label={t('signup.label_country')} value={profile.country ?? ''} options={props.countries.map((c) => ({ value: c.code, label: c.name }))} onChange={(country) => setProfile({ ...profile, country, region: '' })} />
           {(props.regions[profile.country ?? ''] ?? []).length > 0 && (
             <SelectField name="region" label={t('signup.label_region')} value={profile.region ?? ''} placeholder={t('signup.choose')} options={(props.regions[profile.country] ?? []).map((r) => ({ value: r.code, label: r.name }))} onChange={(region) => setProfile({ ...profile, region })} />
@@ -248,7 +251,7 @@ export function SignupWizard(props: SignupWizardProps) {
 
       {step === 'looks' && (
         <form method="post" onSubmit={(e) => saveProfile(e, ['hair_color', 'eye_color', 'body_type', 'tattoos'])}>
-          <h2 tabIndex={-1} ref={heading}>{t('signup.looks_title')}</h2>
+          <Heading tabIndex={-1} ref={heading}>{t('signup.looks_title')}</Heading>
           {(['hair_color', 'eye_color', 'body_type', 'tattoos'] as const).map((name) => (
             <SelectField key={name} name={name} label={t(`signup.label_${name}`)} value={profile[name] ?? ''} placeholder={t('signup.choose')}
               options={props.options[name].map((value) => ({ value, label: t(`option.${name}.${value}`) }))} onChange={(value) => setProfile({ ...profile, [name]: value })} />
@@ -259,7 +262,7 @@ export function SignupWizard(props: SignupWizardProps) {
 
       {step === 'push' && (
         <div>
-          <h2 tabIndex={-1} ref={heading}>{t('signup.push_title')}</h2>
+          <Heading tabIndex={-1} ref={heading}>{t('signup.push_title')}</Heading>
           <p>{t('signup.push_text')}</p>
           <div className="form-actions">
             <button type="button" className="btn btn-ghost" onClick={next}>{t('signup.push_later')}</button>
@@ -270,7 +273,7 @@ export function SignupWizard(props: SignupWizardProps) {
 
       {step === 'confirm' && (
         <div>
-          <h2 tabIndex={-1} ref={heading}>{t('signup.confirm_title')}</h2>
+          <Heading tabIndex={-1} ref={heading}>{t('signup.confirm_title')}</Heading>
           <p>{t('signup.confirm_text')}</p>
           {resent ? <p className="notice" role="status">{t('activation.resent')}</p> : (
             <p><button type="button" className="link-button" onClick={() => actions.resendActivation().then(() => setResent(true)).catch(() => setError(t('error.try_later')))}>{t('activation.resend')}</button></p>

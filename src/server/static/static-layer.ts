@@ -7,6 +7,7 @@ import { DEFAULT_LANDER_SLUG, isLanderSlug, isLanderType } from '../../shared/tr
 import { isLocale, LOCALE_COOKIE, type Locale } from '../../shared/locales';
 import { type ContextOptions, isSecureRequest, parseCookies, type RequestEndpoint, requestEndpoint, resolveLocale } from '../context/request-context';
 import { baseSecurityHeaders, contentSecurityPolicy, inlineScriptHashes, NON_HTML_CSP, SERVICE_WORKER_CSP } from '../security-headers';
+import { APP_ICONS } from '../../shared/app-icons';
 import type { SiteRegistry } from '../sites/site-registry';
 
 const TYPES: Record<string, string> = {
@@ -41,7 +42,7 @@ const SESSION_COOKIE = 'kd_session';
 const HSTS = { 'Strict-Transport-Security': baseSecurityHeaders(true)['Strict-Transport-Security'] };
 
 /** Files every site has its own copy of. */
-const PER_SITE_FILES = new Set(['/sitemap.xml', '/robots.txt', '/manifest.webmanifest']);
+const PER_SITE_FILES = new Set(['/sitemap.xml', '/robots.txt', '/manifest.webmanifest', ...Object.keys(APP_ICONS).map((file) => `/${file}`)]);
 /** Files only reachable through the page mapping, never by their build path. */
 const INTERNAL_PREFIX = '/pages/';
 
@@ -175,7 +176,8 @@ export class StaticLayer {
     if (!pathname.startsWith(INTERNAL_PREFIX)) asset = this.assets.get(pathname);
     if (!asset) {
       // Members get pages rendered on request, with their own navigation (landers are the same for everyone).
-      if (req.headers.cookie?.includes(`${SESSION_COOKIE}=`) && !pathname.includes('/landers/')) return false;
+      // (The site's own files — manifest, icons — are the same for everyone.)
+      if (req.headers.cookie?.includes(`${SESSION_COOKIE}=`) && !pathname.includes('/landers/') && !PER_SITE_FILES.has(pathname)) return false;
       const mapped = this.resolvePath(pathname, endpoint.host ?? undefined, req.headers.cookie, req.headers['accept-language']);
       if (!mapped) return false;
       asset = this.assets.get(mapped.file);

@@ -1,4 +1,5 @@
 import type { APIRoute } from 'astro';
+import { APP_ICONS } from '../../../shared/app-icons';
 import { loadSites } from '../../../server/sites/site-registry';
 import type { Site } from '../../../shared/site.schema';
 
@@ -18,7 +19,12 @@ export const GET: APIRoute = ({ props }) => {
     display: 'standalone',
     background_color: site.theme.surface ?? '#fffaf7',
     theme_color: site.theme.primary,
-    icons: [{ src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any maskable' }],
+    icons: [
+      { src: '/favicon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
+      ...Object.entries(APP_ICONS)
+        .filter(([, icon]) => icon.shape !== 'square')
+        .map(([file, icon]) => ({ src: `/${file}`, sizes: `${icon.size}x${icon.size}`, type: 'image/png', purpose: icon.shape === 'maskable' ? 'maskable' : 'any' })),
+    ],
   };
   return new Response(JSON.stringify(manifest), { headers: { 'Content-Type': 'application/manifest+json' } });
 };
