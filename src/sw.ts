@@ -7,13 +7,18 @@ declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<string | {
 
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
+const ASSETS_CACHE = 'assets-v1';
 const OFFLINE_CACHE = 'offline-v1';
 const OFFLINE_URL = '/offline';
 
 /** Keeps the offline page in the cache, rendered in the language the member now uses (the locale cookie). */
 async function cacheOfflinePage() {
   const response = await fetch(new Request(OFFLINE_URL, { cache: 'reload', credentials: 'same-origin' }));
-  if (response.ok) await (await caches.open(OFFLINE_CACHE)).put(OFFLINE_URL, response);
+  if (!response.ok) return;
+  // Its styles and scripts too, so it looks like the site without a network.
+  const assets = [...new Set((await response.clone().text()).match(/\/_astro\/[^"'()\s]+/g) ?? [])];
+  await (await caches.open(ASSETS_CACHE)).addAll(assets).catch(() => undefined);
+  await (await caches.open(OFFLINE_CACHE)).put(OFFLINE_URL, response);
 }
 
 self.addEventListener('install', (event) => {
@@ -42,7 +47,6 @@ self.addEventListener('fetch', (event) => {
 });
 
 // Hashed assets never change: served from the cache once fetched (cache-first, filled on use).
-const ASSETS_CACHE = 'assets-v1';
 self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== 'GET' || url.origin !== self.location.origin || !url.pathname.startsWith('/_astro/')) return;

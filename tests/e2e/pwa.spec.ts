@@ -2,6 +2,10 @@ import { expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
 import { onHost, skipEntryWarning, tr } from './fixtures';
 
+// Without this, Playwright's Chromium applies context.setOffline to pages only, not to the service worker's
+// own fetches (read when the browser of this worker starts, which is after this file loads).
+process.env.PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS = '1';
+
 test('the service worker installs, activates and shows a push message', async ({ page, context, baseURL }) => {
   await context.grantPermissions(['notifications'], { origin: baseURL });
   await skipEntryWarning(page);
@@ -86,8 +90,10 @@ test('a page opened offline shows the translated offline page, and Try again loa
   await page.goto('/login');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr('de', 'offline.title'));
   await expect(page.getByText(tr('de', 'offline.text'))).toBeVisible();
+  // Styled like the site: its stylesheet came from the cache.
+  await expect(page.getByRole('link', { name: tr('de', 'common.try_again') })).not.toHaveCSS('background-color', 'rgba(0, 0, 0, 0)');
   await context.setOffline(false);
-  await page.getByRole('button', { name: tr('de', 'common.try_again') }).click();
+  await page.getByRole('link', { name: tr('de', 'common.try_again') }).click();
   await expect(page.getByRole('heading', { level: 1 })).not.toHaveText(tr('de', 'offline.title'));
   await expect(page).toHaveURL(/\/login$/);
 });

@@ -118,9 +118,6 @@ if ('serviceWorker' in navigator && location.protocol !== 'file:') {
   void navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: 'locale', locale: document.documentElement.lang }));
 }
 
-// The offline page's "Try again" loads the page that failed (its address is still in the bar).
-for (const button of document.querySelectorAll<HTMLButtonElement>('[data-reload]')) button.addEventListener('click', () => location.reload());
-
 // Dismissible alerts remember when they were dismissed (SPEC §9 keys).
 for (const alert of document.querySelectorAll<HTMLElement>('[data-dismiss-key]')) {
   const key = alert.dataset.dismissKey as string;
