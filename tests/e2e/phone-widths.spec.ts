@@ -5,6 +5,10 @@ import { onHost, test } from './fixtures';
 const SITES = [['localhost', 'kindred.example'], ['rijpe.localhost', 'rijpedates.example'], ['gay.localhost', 'maennerhafen.example']] as const;
 const MEMBER_PAGES = ['/members', '/chats', '/likes', '/profile', '/settings', '/terms'];
 const VISITOR_PAGES = ['/', '/login', '/terms'];
+/** Every page at the narrowest width; at the other common phone widths a page of each kind (time stays reasonable). */
+const WIDTHS = [320, 360, 375, 390, 414];
+const AT_OTHER_WIDTHS = new Set(['/', '/login', '/members', '/profile', '/chats']);
+const pagesAt = (width: number, pages: string[]) => (width === 320 ? pages : pages.filter((p) => AT_OTHER_WIDTHS.has(p)));
 
 async function overflowing(page: Page) {
   return page.evaluate(() => {
@@ -13,31 +17,38 @@ async function overflowing(page: Page) {
       .filter((el) => el.getBoundingClientRect().right > vw + 1 && el.getBoundingClientRect().width > 0)
       .slice(0, 3)
       .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`);
-    return { scroll: document.documentElement.scrollWidth, vw, wide };
+    // Warning banners take one line each on phones (the text gives way, with an ellipsis).
+    const tall = [...document.querySelectorAll<HTMLElement>('.warning-banners .alert-text')]
+      .filter((el) => el.getClientRects().length > 0 && el.getBoundingClientRect().height > 1.6 * Number.parseFloat(getComputedStyle(el).lineHeight))
+      .map((el) => el.textContent?.slice(0, 30));
+    return { scroll: document.documentElement.scrollWidth, vw, wide, tall };
   });
 }
 
 test.use({ viewport: { width: 320, height: 640 } });
 
 for (const [host, domain] of SITES) {
-  test(`${host}: no page scrolls sideways at 320 px`, async ({ page }) => {
-    test.setTimeout(90_000);
+  test(`${host}: no page scrolls sideways at 320, 360, 375, 390 and 414 px; banners take one line`, async ({ page }) => {
+    test.setTimeout(150_000);
     await page.addInitScript(() => localStorage.setItem('hide-entry-warning', String(Date.now())));
-    for (const path of VISITOR_PAGES) {
-      await page.goto(onHost(host, path));
-      const o = await overflowing(page);
-      expect(o.scroll, `${path} logged out: ${o.wide.join(' ')}`).toBeLessThanOrEqual(o.vw);
-    }
+    const check = async (pages: string[], state: string) => {
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 640 });
+        for (const path of pagesAt(width, pages)) {
+          await page.goto(onHost(host, path));
+          const o = await overflowing(page);
+          expect(o.scroll, `${path} ${state} at ${width}: ${o.wide.join(' ')}`).toBeLessThanOrEqual(o.vw);
+          expect(o.tall, `${path} ${state} at ${width}: banners on more than one line`).toEqual([]);
+        }
+      }
+    };
+    await check(VISITOR_PAGES, 'logged out');
     // Through the page: only the browser resolves *.localhost.
     const status = await page.evaluate(async (email) => {
       const res = await fetch('/api/user.php', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'kindred-demo-2026' }) });
       return res.status;
     }, `free@${domain}`);
     expect(status).toBe(200);
-    for (const path of MEMBER_PAGES) {
-      await page.goto(onHost(host, path));
-      const o = await overflowing(page);
-      expect(o.scroll, `${path} logged in: ${o.wide.join(' ')}`).toBeLessThanOrEqual(o.vw);
-    }
+    await check(MEMBER_PAGES, 'logged in');
   });
 }

@@ -5,6 +5,7 @@ import {
   setInitialConversation,
 } from '../../src/core/chat/conversation.store';
 import { $user } from '../../src/core/session/store';
+import { $toasts, clearToasts } from '../../src/core/toast/toast.store';
 import { chat, message, OWN, user, view } from '../helpers/chat-fixtures';
 import { fakeApi } from '../helpers/fake-api';
 
@@ -68,6 +69,27 @@ describe('conversation store', () => {
     expect(state.draft).toBe('Are you there?');
     expect(state.pending).toEqual([]);
     expect(state.error).toEqual({ code: 'insufficient_credits', message: 'You do not have enough credits to send this message' });
+    // A refusal is shown in the chat only: sending again would be refused again.
+    expect($toasts.get()).toEqual([]);
+  });
+
+  it('after server trouble, gives the text back and offers Try again, which sends it', async () => {
+    clearToasts();
+    vi.stubGlobal('document', { getElementById: () => ({ dataset: { failed: 'Failed.', tryAgain: 'Try again' } }) });
+    setInitialConversation(view(7, 200, [message(1, 7, 200)]));
+    setDraft('7', 'Still there?');
+    // 501: server trouble the client does not retry, so the test needs no timers.
+    api.expectRequest('/api/messages.php', 'POST').andRespond(501, { error: 'error', message: 'Server trouble.' });
+    expect(await sendText('7')).toBeNull();
+    expect($conversations.get()['7'].draft).toBe('Still there?');
+    const [toast] = $toasts.get();
+    expect([toast.tone, toast.text, toast.action?.label]).toEqual(['error', 'Failed.', 'Try again']);
+
+    api.expectRequest('/api/messages.php', 'POST').andRespond(201, { message: message(9, 7, OWN, 'Still there?'), conversation_id: 7, credits: 10 });
+    toast.action?.run();
+    await vi.waitFor(() => expect(ids('7')).toEqual([1, 9]));
+    expect($conversations.get()['7'].draft).toBe('');
+    expect($toasts.get()).toEqual([]);
   });
 
   it('creates the conversation with the first message to a profile and moves it under its id', async () => {

@@ -6,6 +6,7 @@ import { ApiError, api, call } from '../api/client';
 import { uploadWithProgress } from '../api/upload';
 import { blockProfile, reportProfile, unblockProfile } from '../profiles/actions';
 import { $user } from '../session/store';
+import { dismissToastKey, showToast, toastText } from '../toast/toast.store';
 import { $chats, bumpChat, forgetChat, loadChats, onChatRemoved, updateChat } from './chats.store';
 import { setTotals } from './totals.store';
 
@@ -191,11 +192,14 @@ function settle(key: string, clientId: string, response: SendMessageResponse): s
   return finalKey;
 }
 
+const SEND_FAILED_TOAST = 'chat-send-failed';
+
 async function send(
   key: string,
   pending: Omit<PendingMessage, 'client_id' | 'created_at'>,
   request: (target: ConversationTarget, clientId: string, onProgress: (p: number) => void) => Promise<SendMessageResponse>,
   onFailure?: () => void,
+  retry?: () => void,
 ): Promise<number | null> {
   const state = $conversations.get()[key];
   if (!state) return null;
@@ -206,11 +210,16 @@ async function send(
   try {
     const response = await request(targetOf(state), entry.client_id, onProgress);
     settle(currentKey(key, state), entry.client_id, response);
+    dismissToastKey(SEND_FAILED_TOAST);
     return response.conversation_id;
   } catch (err) {
     const now = currentKey(key, state);
     patch(now, (s) => ({ pending: s.pending.filter((p) => p.client_id !== entry.client_id), error: toNotice(err) }));
     onFailure?.();
+    // A refusal (no credits, blocked …) shows in the chat; a lost connection or server trouble also gets a retry.
+    if (retry && !(err instanceof ApiError && err.status < 500)) {
+      showToast({ key: SEND_FAILED_TOAST, text: toastText('failed'), tone: 'error', action: { label: toastText('tryAgain'), run: retry } });
+    }
     return null;
   } finally {
     if (entry.preview) URL.revokeObjectURL?.(entry.preview);
@@ -244,6 +253,8 @@ export function sendText(key: string): Promise<number | null> {
       const now = currentKey(key, state);
       patch(now, (s) => ({ draft: s.draft ? `${text}\n${s.draft}` : text }));
     },
+    // The failed text is back in the draft: sending the draft again sends it.
+    () => void sendText(currentKey(key, state)),
   );
 }
 

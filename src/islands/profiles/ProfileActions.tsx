@@ -1,6 +1,8 @@
+import { useStore } from '@nanostores/react';
 import { type FormEvent, useRef, useState } from 'react';
 import { ApiError } from '../../core/api/client';
 import { blockProfile, likeProfile, reportProfile, unblockProfile } from '../../core/profiles/actions';
+import { $pendingActions, runAction } from '../../core/toast/action.store';
 import { REPORT_REASONS } from '../../shared/profiles.contract';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
 import { PREMIUM_FEATURE_CODES, PremiumOnlyAlert } from '../shared/PremiumOnlyAlert';
@@ -19,46 +21,41 @@ export function ProfileActions(props: Props) {
   const [blocked, setBlocked] = useState(props.blocked);
   const [status, setStatus] = useState<{ ok: boolean; text: string; premium?: boolean } | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
-  const fail = (err: unknown) => setStatus({
-    ok: false, text: err instanceof ApiError ? err.message : t('error.try_later'), premium: err instanceof ApiError && PREMIUM_FEATURE_CODES.has(err.code),
-  });
+  const pending = useStore($pendingActions);
+  const likeKey = `like.${props.profileId}`;
+  // Every action shows its state at once and ends in a toast (failures with "Try again"); a premium-only refusal also
+  // shows its offer here.
+  const premiumOffer = (err: unknown) => {
+    if (err instanceof ApiError && PREMIUM_FEATURE_CODES.has(err.code)) setStatus({ ok: false, text: err.message, premium: true });
+  };
 
   async function like() {
-    try {
-      const result = await likeProfile(props.profileId);
-      setLiked(true);
-      setStatus({ ok: true, text: result.match ? t('like.match', { name: props.name }) : t('like.sent', { name: props.name }) });
-    } catch (err) {
-      fail(err);
-    }
+    setStatus(null);
+    const outcome = await runAction(likeKey, () => likeProfile(props.profileId), { savingToast: false, success: false });
+    if (!outcome.ok) return premiumOffer(outcome.error);
+    setLiked(true);
+    setStatus({ ok: true, text: outcome.value.match ? t('like.match', { name: props.name }) : t('like.sent', { name: props.name }) });
   }
   async function toggleBlock() {
-    try {
-      if (blocked) await unblockProfile(props.profileId);
-      else await blockProfile(props.profileId);
-      setBlocked(!blocked);
-      setStatus({ ok: true, text: blocked ? t('profile.unblocked', { name: props.name }) : t('profile.blocked_done', { name: props.name }) });
-    } catch (err) {
-      fail(err);
-    }
+    setStatus(null);
+    const done = blocked ? t('profile.unblocked', { name: props.name }) : t('profile.blocked_done', { name: props.name });
+    const outcome = await runAction(`block.${props.profileId}`, () => (blocked ? unblockProfile(props.profileId) : blockProfile(props.profileId)), { success: done });
+    if (outcome.ok) setBlocked(!blocked);
+    else premiumOffer(outcome.error);
   }
   async function report(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    try {
-      await reportProfile(props.profileId, String(data.get('reason')), String(data.get('details') ?? ''));
-      dialog.current?.close();
-      setStatus({ ok: true, text: t('profile.reported') });
-    } catch (err) {
-      fail(err);
-    }
+    setStatus(null);
+    const outcome = await runAction(`report.${props.profileId}`, () => reportProfile(props.profileId, String(data.get('reason')), String(data.get('details') ?? '')), { success: t('profile.reported') });
+    if (outcome.ok) dialog.current?.close();
   }
 
   return (
     <div className="profile-actions">
       <div className="action-row">
-        <button type="button" className="btn btn-primary" onClick={like} disabled={liked || blocked} aria-pressed={liked}>
-          {liked ? t('profile.liked') : t('profile.like')}
+        <button type="button" className="btn btn-primary" onClick={like} disabled={liked || blocked || pending[likeKey]} aria-pressed={liked}>
+          {liked ? t('profile.liked') : pending[likeKey] ? t('chat.sending') : t('profile.like')}
         </button>
         {!blocked && <a className="btn btn-secondary" href={`/members/${props.profileId}/chat`}>{t('profile.chat')}</a>}
         {!blocked && <a className="btn btn-outline" href={`/members/${props.profileId}/chat?gift=1`}>{t('profile.gift')}</a>}
@@ -66,7 +63,7 @@ export function ProfileActions(props: Props) {
       {status?.premium && <PremiumOnlyAlert t={t} detail={status.text} />}
       {status && !status.premium && <p className={status.ok ? 'notice' : 'alert alert-danger'} role={status.ok ? 'status' : 'alert'}>{status.text}</p>}
       <div className="action-row secondary">
-        <button type="button" className="link-button" onClick={toggleBlock}>{blocked ? t('profile.unblock') : t('profile.block')}</button>
+        <button type="button" className="link-button" onClick={toggleBlock} disabled={pending[`block.${props.profileId}`]}>{blocked ? t('profile.unblock') : t('profile.block')}</button>
         <button type="button" className="link-button" onClick={() => dialog.current?.showModal()}>{t('profile.report')}</button>
       </div>
       <dialog ref={dialog} className="modal" aria-labelledby="report-title">
@@ -84,7 +81,9 @@ export function ProfileActions(props: Props) {
           </div>
           <div className="modal-actions">
             <button type="button" className="btn btn-ghost" onClick={() => dialog.current?.close()}>{t('common.cancel')}</button>
-            <button type="submit" className="btn btn-primary">{t('profile.report_send')}</button>
+            <button type="submit" className="btn btn-primary" disabled={pending[`report.${props.profileId}`]}>
+              {pending[`report.${props.profileId}`] ? t('chat.sending') : t('profile.report_send')}
+            </button>
           </div>
         </form>
       </dialog>
