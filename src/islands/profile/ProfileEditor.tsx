@@ -5,6 +5,7 @@ import { $regionOptions, loadRegionOptions } from '../../core/geo/region-options
 import { locate } from '../../core/geo/store';
 import { uploadPhoto } from '../../core/photos/actions';
 import { deletePhoto, loadOwnProfile, type OwnProfile, saveInterests, saveProfileFields, setMainPhoto } from '../../core/profile/actions';
+import { $pendingActions, runAction } from '../../core/toast/action.store';
 import { Field, SelectField } from '../shared/Field';
 import { InterestPicker } from '../shared/InterestPicker';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
@@ -55,17 +56,19 @@ export function ProfileEditor(props: Props) {
     }
   }
 
+  // Saving shows at once, disables the button and ends in a toast (a failure with "Try again").
+  const pending = useStore($pendingActions);
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    try {
-      const body = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '').map(([k, value]) => [k, value]));
-      if (!fields.region) body.region = null as never;
+    setStatus(null);
+    const body = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '').map(([k, value]) => [k, value]));
+    if (!fields.region) body.region = null as never;
+    const outcome = await runAction('profile.save', async () => {
       await saveProfileFields(body);
       if (show('interests')) await saveInterests(interests);
-      setStatus({ ok: true, text: t('myprofile.saved') });
-    } catch (err) {
-      fail(err);
-    }
+    }, { success: t('myprofile.saved') });
+    // Field problems also stay beside the form.
+    if (!outcome.ok && outcome.error instanceof ApiError && outcome.error.status < 500) fail(outcome.error);
   }
 
   async function upload(file: File | undefined) {
@@ -146,7 +149,7 @@ export function ProfileEditor(props: Props) {
             <InterestPicker t={t} interests={props.interests} selected={interests} onChange={setInterests} />
           </fieldset>
         )}
-        <div className="form-actions"><button className="btn btn-primary" type="submit">{t('myprofile.save')}</button></div>
+        <div className="form-actions"><button className="btn btn-primary" type="submit" disabled={pending['profile.save']}>{pending['profile.save'] ? t('toast.saving') : t('myprofile.save')}</button></div>
       </form>
     </div>
   );
