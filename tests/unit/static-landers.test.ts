@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSites, SiteRegistry } from '../../src/server/sites/site-registry';
 import { StaticLayer } from '../../src/server/static/static-layer';
@@ -22,5 +25,26 @@ describe('static layer: landers and {token} pages', () => {
     expect(resolve('/it/safety')?.file).toBe('/pages/maennerhafen/it/safety/index.html');
     expect(resolve('/Safety')).toBeNull();
     expect(resolve('/a.b')).toBeNull();
+  });
+});
+
+describe('static layer: the site\'s own files', () => {
+  it('serves each site its manifest and app icons, also to a member (a session cookie does not bypass them)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'static-'));
+    for (const [site, body] of [['kindred', 'K'], ['maennerhafen', 'M']]) {
+      mkdirSync(path.join(dir, 'pages', site), { recursive: true });
+      for (const file of ['manifest.webmanifest', 'apple-touch-icon.png', 'icon-maskable-512.png']) writeFileSync(path.join(dir, 'pages', site, file), `${body}:${file}`);
+    }
+    const files = new StaticLayer(dir, new SiteRegistry(loadSites()));
+    files.load();
+    const get = (url: string, host: string, cookie?: string) => {
+      const res = { status: 0, body: '', writeHead(status: number) { this.status = status; }, end(body?: Buffer) { this.body = body?.toString() ?? ''; } };
+      const handled = files.handle({ method: 'GET', url, headers: { host, cookie } } as never, res as never);
+      return handled ? res.body : null;
+    };
+    expect(get('/apple-touch-icon.png', 'gay.localhost')).toBe('M:apple-touch-icon.png');
+    expect(get('/icon-maskable-512.png', 'localhost', 'kd_session=abc')).toBe('K:icon-maskable-512.png');
+    expect(get('/manifest.webmanifest', 'gay.localhost', 'kd_session=abc')).toBe('M:manifest.webmanifest');
+    rmSync(dir, { recursive: true, force: true });
   });
 });
