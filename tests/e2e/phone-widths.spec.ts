@@ -18,7 +18,7 @@ async function overflowing(page: Page) {
       .slice(0, 3)
       .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`);
     // Warning banners take one line each on phones (the text gives way, with an ellipsis).
-    const tall = [...document.querySelectorAll<HTMLElement>('.warning-banners .alert-text')]
+    const tall = [...document.querySelectorAll<HTMLElement>('.warning-banners .alert-text, .time-bonus-banner .tb-text')]
       .filter((el) => el.getClientRects().length > 0 && el.getBoundingClientRect().height > 1.6 * Number.parseFloat(getComputedStyle(el).lineHeight))
       .map((el) => el.textContent?.slice(0, 30));
     return { scroll: document.documentElement.scrollWidth, vw, wide, tall };
