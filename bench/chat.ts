@@ -104,10 +104,9 @@ else await runLoadGenerator(workerData as WorkerInput);
 async function runServerSide() {
   const started = performance.now();
   const loadAvgBefore = loadavg();
-  const [{ default: pino }, { getRequestListener }, { createApi }, { createAppContext }, { readConfig }, { createEventBus }, tokens] = await Promise.all([
+  const [{ default: pino }, { createApiNodeListener }, { createAppContext }, { readConfig }, { createEventBus }, tokens] = await Promise.all([
     import('pino'),
-    import('@hono/node-server'),
-    import('../src/server/api/app'),
+    import('../src/server/api/node-listener'),
     import('../src/server/app-context'),
     import('../src/server/config'),
     import('../src/server/events/bus'),
@@ -185,8 +184,8 @@ async function runServerSide() {
   const membersMs = performance.now() - t0;
 
   // The API on a real port, as src/server/main.ts mounts it.
-  const api = getRequestListener(createApi(app).fetch);
-  const server = createServer((req, res) => void api(req, res));
+  const api = createApiNodeListener(app);
+  const server = createServer((req, res) => api(req, res));
   server.keepAliveTimeout = 60_000;
   server.listen({ host: '127.0.0.1', port: 0, backlog: 4096 });
   await new Promise((resolve) => server.once('listening', resolve));
