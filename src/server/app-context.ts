@@ -69,6 +69,8 @@ export async function createAppContext(config: Config, overrides: Partial<AppCon
       await store.close();
       await bus.close();
       await push.idle();
+      // What the CLIs and a stopping server wrote is on disk before the handle goes.
+      await db.durable().catch(() => undefined);
       await db.db.destroy();
     },
   };

@@ -116,6 +116,8 @@ export async function startServer(config: Config = readConfig(), overrides: Part
     const pageProblem = pageRequestProblem(req) ?? undefined;
     if (pageProblem) req.url = REQUEST_ERROR_PATH;
     const token = parseCookies(req.headers.cookie)[AUTH_COOKIE];
+    // A form post (login, signup without JavaScript …) is answered once its writes are on disk.
+    if (req.method !== 'GET' && req.method !== 'HEAD') holdEndUntilDurable(res, app);
     compress(req as never, res as never, () =>
       memberForSession(accounts, ctx.site, token)
         .then(async (member) => {
@@ -169,6 +171,18 @@ export async function startServer(config: Config = readConfig(), overrides: Part
       await app.close();
     },
   };
+}
+
+/** Delays the end of a response until the database says every write before it is on disk. */
+function holdEndUntilDurable(res: ServerResponse, app: AppContext) {
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.end = ((...args: unknown[]) => {
+    app.db.durable().then(() => end(...args), (err) => {
+      app.logger.error({ err }, 'could not make a write durable');
+      res.destroy(err as Error);
+    });
+    return res;
+  }) as typeof res.end;
 }
 
 const entryScript = process.argv[1] ? path.basename(process.argv[1]) : "";

@@ -24,6 +24,13 @@ import type { ApiEnv } from './types';
 export function createApi(app: AppContext) {
   const api = new Hono<ApiEnv>().basePath('/api');
 
+  // An answer leaves only once every write made before it is on disk (SQLite's group commit; at once
+  // on PostgreSQL). Reads wait too when others wrote meanwhile: a payment-status read may credit.
+  api.use('*', async (_c, next) => {
+    await next();
+    await app.db.durable();
+  });
+
   api.use('*', async (c, next) => {
     const incoming = c.env?.incoming;
     const ctx = createRequestContext(
