@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely';
+import { announceByMail } from '../notifications/notifications.service';
 import { lockMember } from '../db/locks';
 import { ageOn } from '../../shared/accounts.contract';
 import { FREE_LIKES_PER_DAY } from '../../shared/constants';
@@ -404,6 +405,7 @@ export async function announceLike(app: AppContext, like: PreparedLike, match: b
       url: `/likes/m/${ownCard.id}`,
       tag: `like-${ownCard.id}`,
     }));
+    await announceByMail(app, target.user_id, 'like', ownCard.name);
   }
 }
 

@@ -99,12 +99,15 @@ export function chatRoutes(app: AppContext) {
         void stream.writeSSE({ id: String(event.id), event: event.type, data: event.data }).catch(() => undefined);
       };
       const subscription = app.bus.subscribe(user.id, (event) => (live ? write(event) : buffered.push(event)));
+      // While a stream is open the member counts as on the site: no notification mails (presence.ts).
+      const present = app.presence.open(user.id);
       const done = new Promise<void>((resolve) => stream.onAbort(() => {
         closed = true;
         subscription.close();
+        void app.presence.close(user.id);
         resolve();
       }));
-      await subscription.ready;
+      await Promise.all([subscription.ready, present]);
       await stream.writeSSE({ event: 'ready', data: '{}', retry: 3000 });
       if (resumeFrom !== null) {
         for (const event of await eventsSince(app.db.db, user.id, resumeFrom)) {
