@@ -14,6 +14,7 @@ import { DEMO_PASSWORD, demoMembers, seedIfEmpty } from './db/seed';
 import { fallbackErrorPage } from './errors/fallback-page';
 import { baseSecurityHeaders, NON_HTML_CSP } from './security-headers';
 import { createJobRunner } from './jobs/jobs';
+import { unsubscribeSecret } from './notifications/unsubscribe';
 import { type AccountsDeps, describeUser, memberForSession } from './accounts/accounts.service';
 import { AUTH_COOKIE } from './api/session';
 import { answerSessionUser } from './api/session-user';
@@ -140,6 +141,8 @@ export async function startServer(config: Config = readConfig(), overrides: Part
   // Erasure of deleted accounts, event pruning and notification mails run from the job runner
   // (src/server/jobs): queued in the database, so they survive restarts and run once across processes.
   const jobs = createJobRunner(app);
+  // The unsubscribe key exists from the first start, as the VAPID keys do.
+  await unsubscribeSecret(app.db.db);
   if (config.jobsEnabled) jobs.start();
 
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
