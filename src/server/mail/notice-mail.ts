@@ -50,13 +50,14 @@ export function renderNoticeMail(kind: NoticeKind, site: Site, locale: Locale, v
     <mj-attributes><mj-all font-family="Arial, Helvetica, sans-serif"></mj-all><mj-text font-size="16px" line-height="1.5" color="#222222"></mj-text></mj-attributes>
     <mj-style>
       @media (prefers-color-scheme: dark) {
+        body, .mail-body { background: #121212 !important; }
         .card, .card table, .card td { background: #1e1e1e !important; }
         .card div { color: #eeeeee !important; }
         .muted div, .muted a { color: #bbbbbb !important; }
       }
     </mj-style>
   </mj-head>
-  <mj-body background-color="#f6f2ef">
+  <mj-body background-color="#f6f2ef" css-class="mail-body">
     <mj-section background-color="${secondary}" padding="16px 24px">
       <mj-column><mj-text font-size="22px" font-weight="bold" color="#ffffff">${esc(site.name)}</mj-text></mj-column>
     </mj-section>
