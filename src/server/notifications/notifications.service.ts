@@ -70,8 +70,10 @@ export async function sendNoticeMail(app: AppContext, to: Recipient, kind: Notic
  */
 export async function noticeForMail(app: AppContext, userId: number, type: EventNotice, actor: string): Promise<void> {
   const now = app.clock.now();
+  // Most events reach members who are on the site: one indexed lookup, then nothing.
+  if (await hasOpenTab(app.db.db, userId, now)) return;
   const to = await findRecipient(app, userId);
-  if (!to || !wantsMail(to.user, type) || (await hasOpenTab(app.db.db, userId, now))) return;
+  if (!to || !wantsMail(to.user, type)) return;
   await app.db.db.transaction().execute(async (trx) => {
     await trx.insertInto('mail_digests').values({ user_id: userId, type, pending_since: null, pending_count: 0, last_actor: null, last_sent_at: null })
       .onConflict((oc) => oc.columns(['user_id', 'type']).doNothing()).execute();
