@@ -170,7 +170,8 @@ for (const dialect of DIALECTS) {
       const annBefore = await prefsOf(ann);
       const oneClick = (tok: string, init: { host?: string; lang?: string } = {}) =>
         t.request(`/api/unsubscribe.php?t=${encodeURIComponent(tok)}`, {
-          method: 'POST', host: init.host, headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `lang=${init.lang ?? 'en'}` },
+          // As a mail provider or webmail posts it: a form, maybe from another origin, no session.
+          method: 'POST', host: init.host, headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site', cookie: `lang=${init.lang ?? 'en'}` },
           body: 'List-Unsubscribe=One-Click',
         });
       const de = getT('de');

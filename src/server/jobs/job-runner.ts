@@ -33,6 +33,8 @@ export class JobRunner {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> = Promise.resolve();
   private stopped = true;
+  /** Set by stop(): the round in hand ends after its current job. */
+  private stopping = false;
   private readonly scheduled = new Map<string, string>();
 
   constructor(private readonly app: AppContext, private readonly options: JobRunnerOptions) {
@@ -56,7 +58,7 @@ export class JobRunner {
   /** Runs due jobs one after another until none is left (or `limit`); returns how many ran. */
   async runDue(limit = 1000): Promise<number> {
     let ran = 0;
-    while (ran < limit) {
+    while (ran < limit && !this.stopping) {
       const job = await claimJob(this.app.db.db, this.workerId, this.app.clock.now(), this.leaseMs);
       if (!job) break;
       ran++;
@@ -95,6 +97,7 @@ export class JobRunner {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.stopping = false;
     const loop = () => {
       if (this.stopped) return;
       void this.tick().then(() => {
@@ -109,6 +112,7 @@ export class JobRunner {
   /** Stops polling and waits for the job in hand to finish. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;
