@@ -1,5 +1,6 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -13,13 +14,13 @@ import { isoWeek, PERIODIC_JOBS } from '../../src/server/jobs/jobs';
 import { DIALECTS } from '../helpers/test-app';
 
 /** Two handles on one database (one SQLite file, or one PostgreSQL schema): two processes' view of it. */
-async function twoHandles(dialect: Dialect): Promise<{ a: Db; b: Db; close(): Promise<void> }> {
+async function twoHandles(dialect: Dialect): Promise<{ a: Db; b: Db; url: string; close(): Promise<void> }> {
   if (dialect === 'sqlite') {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'kindred-jobs-')), 'jobs.db');
     const a = openDatabase(`sqlite:${file}`);
     await migrateToLatest(a);
     const b = openDatabase(`sqlite:${file}`);
-    return { a, b, close: async () => { await a.db.destroy(); await b.db.destroy(); } };
+    return { a, b, url: `sqlite:${file}`, close: async () => { await a.db.destroy(); await b.db.destroy(); } };
   }
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const base = process.env.TEST_DATABASE_URL as string;
@@ -31,7 +32,7 @@ async function twoHandles(dialect: Dialect): Promise<{ a: Db; b: Db; close(): Pr
   await migrateToLatest(a);
   const b = { ...openDatabase(url.toString()), schema };
   return {
-    a, b,
+    a, b, url: url.toString(),
     async close() {
       await a.db.destroy();
       await b.db.destroy();
@@ -44,6 +45,25 @@ async function twoHandles(dialect: Dialect): Promise<{ a: Db; b: Db; close(): Pr
 const clock = { value: Date.parse('2026-11-25T08:00:00Z'), now() { return this.value; } };
 const appOn = (db: Db) => ({ db, clock, logger: pino({ level: 'silent' }) }) as unknown as AppContext;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A job-runner process (tests/helpers/job-process.ts) on the database; resolves once it is ready. */
+function jobProcess(databaseUrl: string, log: string): Promise<{ child: ChildProcess; done: Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/helpers/job-process.ts'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, JOB_LOG: log }, stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let output = '';
+  const seen = (word: string) => new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`job process did not say ${word}`)), 60_000);
+    const check = () => {
+      if (!output.includes(word)) return;
+      clearTimeout(timer);
+      resolve();
+    };
+    child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); check(); });
+    check();
+  });
+  return seen('ready').then(() => ({ child, done: seen('done') }));
+}
 
 for (const dialect of DIALECTS) {
   describe(`job runner (${dialect})`, () => {
@@ -87,6 +107,21 @@ for (const dialect of DIALECTS) {
       const states = await handles.b.db.selectFrom('jobs').select(['status', 'attempts']).execute();
       expect(states.every((s) => s.status === 'done' && s.attempts === 1)).toBe(true);
     });
+
+    it('runs each job exactly once with two runner processes on one database', async () => {
+      for (let n = 0; n < 40; n++) await enqueueJob(handles.a.db, { name: 'record', payload: { n }, runAt: 0 }, clock.now());
+      const log = path.join(mkdtempSync(path.join(tmpdir(), 'kindred-job-log-')), 'ran.log');
+      const workers = await Promise.all([jobProcess(handles.url, log), jobProcess(handles.url, log)]);
+      for (const { child } of workers) child.stdin?.write('go\n');
+      await Promise.all(workers.map((w) => w.done));
+      const lines = readFileSync(log, 'utf8').trim().split('\n').map((l) => l.split(' '));
+      expect(lines).toHaveLength(40);
+      expect(new Set(lines.map(([id]) => id)).size).toBe(40);
+      // Both took part (each job takes a few milliseconds, so neither drains the queue alone).
+      expect(new Set(lines.map(([, worker]) => worker)).size).toBe(2);
+      const states = await handles.a.db.selectFrom('jobs').select('status').where('name', '=', 'record').execute();
+      expect(states.filter((s) => s.status === 'done')).toHaveLength(40);
+    }, 90_000);
 
     it('queues a periodic slot once across runners, and the next slot once more', async () => {
       await Promise.all([one.schedulePeriodic(), two.schedulePeriodic(), one.schedulePeriodic()]);
