@@ -22,17 +22,22 @@ export interface NewJob {
   maxAttempts?: number;
 }
 
+const jobRow = (job: NewJob, now: number) => ({
+  name: job.name, unique_key: job.uniqueKey ?? null, payload: JSON.stringify(job.payload ?? {}), status: 'pending' as const, run_at: job.runAt,
+  attempts: 0, max_attempts: job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, locked_by: null, lease_until: null, last_error: null, created_at: now, finished_at: null,
+});
+
 /** Queues a job; false when a job with the same unique key already exists (in any state). */
 export async function enqueueJob(db: Q, job: NewJob, now: number): Promise<boolean> {
-  const inserted = await db
-    .insertInto('jobs')
-    .values({
-      name: job.name, unique_key: job.uniqueKey ?? null, payload: JSON.stringify(job.payload ?? {}), status: 'pending', run_at: job.runAt,
-      attempts: 0, max_attempts: job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, locked_by: null, lease_until: null, last_error: null, created_at: now, finished_at: null,
-    })
-    .onConflict((oc) => oc.column('unique_key').doNothing())
-    .executeTakeFirst();
+  const inserted = await db.insertInto('jobs').values(jobRow(job, now)).onConflict((oc) => oc.column('unique_key').doNothing()).executeTakeFirst();
   return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Queues many jobs, 200 rows a statement; jobs whose unique key exists are skipped. */
+export async function enqueueJobs(db: Q, jobs: NewJob[], now: number): Promise<void> {
+  for (let i = 0; i < jobs.length; i += 200) {
+    await db.insertInto('jobs').values(jobs.slice(i, i + 200).map((job) => jobRow(job, now))).onConflict((oc) => oc.column('unique_key').doNothing()).execute();
+  }
 }
 
 /** Due: pending and its time has come, or running under a lease that ran out (its runner died). */

@@ -4,7 +4,7 @@ import type { Site } from '../../shared/site.schema';
 import type { AppContext } from '../app-context';
 import { badgeTotals } from '../chat/chat.repository';
 import type { User } from '../db/schema';
-import { enqueueJob } from '../jobs/job-queue';
+import { enqueueJob, enqueueJobs } from '../jobs/job-queue';
 import { type NoticeKind, renderNoticeMail } from '../mail/notice-mail';
 import { hasOpenTab } from './presence';
 import { unsubscribeSecret, unsubscribeToken } from './unsubscribe';
@@ -131,9 +131,7 @@ export async function queueUnreadReminders(app: AppContext, payload: Record<stri
     .where('chat_participants.unread_count', '>', 0).where('chat_participants.hidden', '=', 0)
     .where('users.status', '=', 'confirmed').where('users.deleted_at', 'is', null)
     .execute();
-  for (const { id } of rows) {
-    await enqueueJob(db, { name: 'reminder_mail', uniqueKey: `reminder_mail:${payload.slot}:${id}`, payload: { userId: id }, runAt: now }, now);
-  }
+  await enqueueJobs(db, rows.map(({ id }) => ({ name: 'reminder_mail', uniqueKey: `reminder_mail:${payload.slot}:${id}`, payload: { userId: id }, runAt: now })), now);
 }
 
 /** Job `reminder_mail`: the daily unread-message reminder of one member. */
@@ -152,9 +150,7 @@ export async function queueWeeklyUpdates(app: AppContext, payload: Record<string
   const rows = await db.selectFrom('users').innerJoin('profiles', 'profiles.user_id', 'users.id').select('users.id')
     .where('users.status', '=', 'confirmed').where('users.deleted_at', 'is', null).where('users.role', '=', 'member')
     .where('profiles.status', '=', 'active').execute();
-  for (const { id } of rows) {
-    await enqueueJob(db, { name: 'weekly_mail', uniqueKey: `weekly_mail:${payload.slot}:${id}`, payload: { userId: id }, runAt: now }, now);
-  }
+  await enqueueJobs(db, rows.map(({ id }) => ({ name: 'weekly_mail', uniqueKey: `weekly_mail:${payload.slot}:${id}`, payload: { userId: id }, runAt: now })), now);
 }
 
 /** Job `weekly_mail`: the members who joined this week in the member's country (none: no mail). */
