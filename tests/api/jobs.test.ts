@@ -10,8 +10,9 @@ import { type Db, type Dialect, openDatabase } from '../../src/server/db/databas
 import { migrateToLatest } from '../../src/server/db/migrate';
 import { claimJob, enqueueJob } from '../../src/server/jobs/job-queue';
 import { type JobHandler, JobRunner, type PeriodicJob } from '../../src/server/jobs/job-runner';
-import { isoWeek, PERIODIC_JOBS } from '../../src/server/jobs/jobs';
-import { DIALECTS } from '../helpers/test-app';
+import { createJobRunner, isoWeek, PERIODIC_JOBS } from '../../src/server/jobs/jobs';
+import { activeMember } from '../helpers/members';
+import { createTestApp, DIALECTS } from '../helpers/test-app';
 
 /** Two handles on one database (one SQLite file, or one PostgreSQL schema): two processes' view of it. */
 async function twoHandles(dialect: Dialect): Promise<{ a: Db; b: Db; url: string; close(): Promise<void> }> {
@@ -205,3 +206,32 @@ describe('periodic slots', () => {
     });
   });
 });
+
+for (const dialect of DIALECTS) {
+  describe(`the app's periodic jobs (${dialect})`, () => {
+    it('erase accounts deleted more than 14 days ago and prune old events, once an hour, from the runner', async () => {
+      const t = await createTestApp(dialect);
+      try {
+        const gone = await activeMember(t, 'Gone');
+        const recent = await activeMember(t, 'Recent');
+        const db = t.app.db.db;
+        const day = 24 * 3600_000;
+        await db.updateTable('users').set({ deleted_at: t.clock.now() - 15 * day }).where('id', '=', gone.userId).execute();
+        await db.updateTable('users').set({ deleted_at: t.clock.now() - day }).where('id', '=', recent.userId).execute();
+        await db.insertInto('events').values([
+          { user_id: recent.userId, type: 'read', data: '{}', created_at: t.clock.now() - 4 * day },
+          { user_id: recent.userId, type: 'read', data: '{}', created_at: t.clock.now() - 60_000 },
+        ]).execute();
+        await createJobRunner(t.app).tick();
+        const erased = await db.selectFrom('users').select(['id', 'email', 'erased_at']).where('id', 'in', [gone.userId, recent.userId]).orderBy('id').execute();
+        expect(erased.map((u) => u.erased_at !== null)).toEqual([true, false]);
+        expect(erased[0].email).toBe(`erased-${gone.userId}@invalid`);
+        expect((await db.selectFrom('events').select('created_at').where('user_id', '=', recent.userId).execute()).length).toBe(1);
+        const jobs = await db.selectFrom('jobs').select(['unique_key', 'status']).where('name', 'in', ['erase_accounts', 'prune']).orderBy('unique_key').execute();
+        expect(jobs).toEqual([{ unique_key: 'erase_accounts:2026-11-22T12', status: 'done' }, { unique_key: 'prune:2026-11-22T12', status: 'done' }]);
+      } finally {
+        await t.close();
+      }
+    });
+  });
+}
