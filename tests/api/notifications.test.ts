@@ -6,6 +6,7 @@ import { getT } from '../../src/shared/i18n';
 import { createJobRunner } from '../../src/server/jobs/jobs';
 import type { JobRunner } from '../../src/server/jobs/job-runner';
 import { NOTICE_BATCH_MS, NOTICE_INTERVAL_MS } from '../../src/server/notifications/notifications.service';
+import { hasOpenTab, PRESENCE_STALE_MS, Presence } from '../../src/server/notifications/presence';
 import { unsubscribeSecret, unsubscribeToken } from '../../src/server/notifications/unsubscribe';
 import { activeMember, as, JSON_HEADERS, post } from '../helpers/members';
 import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
@@ -135,6 +136,22 @@ for (const dialect of DIALECTS) {
       await say(ann, cat, 'Third');
       await runJobs();
       expect(mailsTo(cat).map((m) => m.subject)).toEqual(['New message from Ann on Kindred']);
+    });
+
+    it('counts a tab open in another process, until that process stops refreshing it', async () => {
+      const gus = await activeMember(t, 'Gus', { gender: 'male' });
+      const other = new Presence(t.app.db.db, t.clock); // another app process on the same database
+      await other.open(gus.userId);
+      await say(ann, gus);
+      await runJobs();
+      expect(mailsTo(gus)).toHaveLength(0);
+      // That process died without closing the stream: after the stale window the member counts as away.
+      t.clock.advance(PRESENCE_STALE_MS + 1);
+      expect(await hasOpenTab(t.app.db.db, gus.userId, t.clock.now())).toBe(false);
+      await say(ann, gus, 'Are you there?');
+      await runJobs();
+      expect(mailsTo(gus).map((m) => m.subject)).toEqual(['New message from Ann on Kindred']);
+      await other.stop();
     });
 
     it('sends nothing for a type the member switched off', async () => {
