@@ -5,8 +5,7 @@ import path from 'node:path';
 import { constants as zlibConstants } from 'node:zlib';
 import compression from 'compression';
 import { pathToFileURL } from 'node:url';
-import { getRequestListener } from '@hono/node-server';
-import { createApi } from './api/app';
+import { createApiNodeListener } from './api/node-listener';
 import { type AppContext, createAppContext } from './app-context';
 import { type Config, readConfig } from './config';
 import { createRequestContext, isSecureRequest, parseCookies, requestEndpoint } from './context/request-context';
@@ -17,7 +16,6 @@ import { createJobRunner } from './jobs/jobs';
 import { unsubscribeSecret } from './notifications/unsubscribe';
 import { type AccountsDeps, describeUser, memberForSession } from './accounts/accounts.service';
 import { AUTH_COOKIE } from './api/session';
-import { answerSessionUser } from './api/session-user';
 import { StaticLayer } from './static/static-layer';
 import { keepVisitTracking } from './tracking/tracking.service';
 import { createUploadHandler } from './static/uploads';
@@ -52,7 +50,6 @@ export async function startServer(config: Config = readConfig(), overrides: Part
   const staticLayer = new StaticLayer(config.clientDir, app.sites, config);
   const loaded = staticLayer.load();
   app.logger.info({ files: loaded }, 'static files in memory');
-  const api = getRequestListener(createApi(app).fetch);
   const uploads = createUploadHandler(app);
   const astro = await loadAstroHandler();
   // HTML pages replace the CSP with one that lists their inline scripts (src/middleware.ts).
@@ -68,6 +65,7 @@ export async function startServer(config: Config = readConfig(), overrides: Part
       return /^(text\/html|application\/json|text\/plain)/.test(type);
     },
   });
+  const api = createApiNodeListener(app, (req, res, next) => void compress(req as never, res as never, next));
   const securityHeaders = (secure: boolean) => ({ ...baseSecurityHeaders(secure), 'Content-Security-Policy': NON_HTML_CSP });
   const headersBySecurity = { true: securityHeaders(true), false: securityHeaders(false) };
 
@@ -87,9 +85,7 @@ export async function startServer(config: Config = readConfig(), overrides: Part
     if (!url.startsWith('/api/')) keepVisitTracking(req, res, secure);
     if (staticLayer.handle(req, res, endpoint)) return;
     for (const [name, value] of Object.entries(secure ? headersBySecurity.true : headersBySecurity.false)) res.setHeader(name, value);
-    const toApi = () => void compress(req as never, res as never, () => void api(req, res));
-    if (answerSessionUser(accounts, app.sites, req, res, endpoint, toApi)) return;
-    if (url.startsWith('/api/') || url === '/api') return toApi();
+    if (url.startsWith('/api/') || url === '/api') return api(req, res, endpoint);
     const ctx = createRequestContext(app.sites, { headers: req.headers }, config, endpoint);
     if (url.startsWith('/uploads/')) return void uploads(req, res);
     const fail = (err: unknown) => {

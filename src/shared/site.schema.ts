@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { LOCALES } from './locales';
+import { PROFILE_NOTES } from './profile-options';
 import { BUNDLE_BADGES, CURRENCIES, PAYMENT_METHOD_IDS } from './payments.contract';
 
 const Localized = v.union([v.string(), v.record(v.picklist(LOCALES), v.string())]);
@@ -110,7 +111,8 @@ export const SiteSchema = v.object({
   fictional_plural: Localized,
   fictional_icon: v.string(),
   visible_profile_fields: v.array(v.string()),
-  visible_profile_notes: v.optional(v.array(v.string()), []),
+  /** Free-text notes shown on profiles and editable on /profile (SPEC §3 settings); see PROFILE_NOTES. */
+  visible_profile_notes: v.optional(v.array(v.picklist(PROFILE_NOTES)), []),
   search_fields: v.array(v.string()),
   payments: PaymentsConfigSchema,
   /** SPEC §1: the US footer variant (age statement, privacy choices link), shown for locale en only. */

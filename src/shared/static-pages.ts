@@ -1,5 +1,5 @@
 import { cleanPhone, MIN_AGE, REACTIVATION_DAYS, termsVersionDate } from './constants';
-import { LOCALE_TAGS, type Locale } from './locales';
+import { dateTag, type Locale } from './locales';
 import type { Site } from './site.schema';
 import { fictionalTexts } from './site-texts';
 
@@ -10,7 +10,7 @@ function escapeHtml(value: string): string {
 
 /** Terms version date written for the locale, in UTC. */
 export function formatTermsDate(site: Site, locale: Locale): string {
-  return new Intl.DateTimeFormat(LOCALE_TAGS[locale], { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' })
+  return new Intl.DateTimeFormat(dateTag(locale), { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' })
     .format(termsVersionDate(site.company.added)) + ' UTC';
 }
 

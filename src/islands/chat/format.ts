@@ -1,6 +1,4 @@
-import { LOCALE_TAGS, type Locale } from '../../shared/locales';
-
-const tagOf = (locale: string) => LOCALE_TAGS[locale as Locale] ?? locale;
+import { dateTag as tagOf } from '../../shared/locales';
 
 /** Time today, weekday this week, else the date — as chat lists show it. */
 export function shortStamp(ms: number, locale: string, now = Date.now()): string {

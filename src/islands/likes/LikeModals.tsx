@@ -26,7 +26,7 @@ export function LikeModals(props: MemberShellData) {
         <div className="like-modal-body">
           <div className="like-modal-photos">
             {match && (
-              <img className="like-modal-photo own" src={photo(user.profile.main_image?.thumb_filename)} alt={t('match.your_photo')} width="128" height="128" />
+              <img className="like-modal-photo own" src={user.profile.main_image?.match_path ?? photo(null)} alt={t('match.your_photo')} width="128" height="128" />
             )}
             <a className="like-modal-photo-link" href={`/members/${profile.id}`} data-keep-open aria-label={t('match.open_profile', { name: profile.name })}>
               <img className="like-modal-photo partner" src={photo(profile.thumb)} alt={t('match.photo_of', { name: profile.name })} width="128" height="128" />
