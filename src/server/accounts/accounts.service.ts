@@ -459,6 +459,7 @@ export async function eraseExpiredAccounts(app: AppContext): Promise<number> {
       await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
       await trx.deleteFrom('user_tokens').where('user_id', '=', id).execute();
       await trx.deleteFrom('notifications').where('user_id', '=', id).execute();
+      await trx.deleteFrom('mail_digests').where('user_id', '=', id).execute();
       await trx
         .updateTable('users')
         .set({

@@ -14,6 +14,7 @@ import { chatRoutes } from './routes/chat.routes';
 import { paymentRoutes } from './routes/payments.routes';
 import { landerRoutes } from './routes/lander.routes';
 import { adminRoutes } from './routes/admin.routes';
+import { notificationRoutes } from './routes/notifications.routes';
 import { recordDailyActive } from '../admin/stats.service';
 import { sessionMiddleware } from './session';
 import { visitTracking } from '../tracking/tracking.service';
@@ -81,6 +82,7 @@ export function createApi(app: AppContext) {
   api.route('/', paymentRoutes(app));
   api.route('/', landerRoutes(app));
   api.route('/', adminRoutes(app));
+  api.route('/', notificationRoutes(app));
 
   api.notFound((c) => jsonError(c, 404, 'not_found', 'error.api_not_found'));
   api.onError((err, c) => {
