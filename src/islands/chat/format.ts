@@ -1,4 +1,5 @@
 import { LOCALE_TAGS, type Locale } from '../../shared/locales';
+import { photoUrl } from '../../shared/profiles.contract';
 
 const tagOf = (locale: string) => LOCALE_TAGS[locale as Locale] ?? locale;
 
@@ -24,4 +25,4 @@ export function money(amount: number, currency: string, locale: string): string 
 }
 
 /** Where a profile's thumbnail lives (the favicon stands in when there is none). */
-export const thumbUrl = (thumb: string | null) => (thumb ? `/uploads/${thumb}` : '/favicon.svg');
+export const thumbUrl = (thumb: string | null) => photoUrl(thumb);
