@@ -1,4 +1,5 @@
 import { cleanPhone, MIN_AGE, REACTIVATION_DAYS, termsVersionDate } from './constants';
+import { countryName } from './geo/country-names';
 import { LOCALE_TAGS, type Locale } from './locales';
 import type { Site } from './site.schema';
 import { fictionalTexts } from './site-texts';
@@ -23,7 +24,7 @@ export function pagePlaceholders(site: Site, locale: Locale): Record<string, str
     company_name: site.company.name,
     company_address: site.company.address,
     company_city: site.company.city,
-    company_country: site.company.country,
+    company_country: countryName(site.company.country, locale),
     company_kvk: site.company.kvk,
     company_tradenames: site.company.tradenames.join(', '),
     company_vat_numbers: site.company.vat_numbers.join(', '),
