@@ -9,14 +9,14 @@ function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (ch) => ESCAPES[ch]);
 }
 
-/** Terms version date written for the locale, in UTC. */
-export function formatTermsDate(site: Site, locale: Locale): string {
+/** Terms version date (the terms page's `version_date`, or the company's added date) written for the locale, in UTC. */
+export function formatTermsDate(site: Site, locale: Locale, versionDate: string): string {
   return new Intl.DateTimeFormat(LOCALE_TAGS[locale], { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' })
-    .format(termsVersionDate(site.company.added)) + ' UTC';
+    .format(termsVersionDate(versionDate, site.company.added)) + ' UTC';
 }
 
 /** Values for the {{placeholders}} of content/pages (see content/pages/README.md). */
-export function pagePlaceholders(site: Site, locale: Locale): Record<string, string> {
+export function pagePlaceholders(site: Site, locale: Locale, termsVersion: string): Record<string, string> {
   const fictional = fictionalTexts(site, locale);
   return {
     site_name: site.name,
@@ -31,7 +31,7 @@ export function pagePlaceholders(site: Site, locale: Locale): Record<string, str
     support_email: site.support_email,
     support_phone: cleanPhone(site.company.support_phone),
     refund_days: String(site.refund_days),
-    terms_date: formatTermsDate(site, locale),
+    terms_date: formatTermsDate(site, locale, termsVersion),
     min_age: String(MIN_AGE),
     fictional_singular: fictional.singular,
     fictional_plural: fictional.plural,

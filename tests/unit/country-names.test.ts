@@ -36,9 +36,9 @@ describe('country names', () => {
     const kindred = sites.find((s) => s.company.country === 'NL');
     expect(kindred).toBeDefined();
     if (!kindred) return;
-    expect(pagePlaceholders(kindred, 'nl').company_country).toBe('Nederland');
-    expect(pagePlaceholders(kindred, 'de').company_country).toBe('Niederlande');
-    expect(pagePlaceholders(kindred, 'en').company_country).toBe('Netherlands');
+    expect(pagePlaceholders(kindred, 'nl', '2023-12-01T12:00:00Z').company_country).toBe('Nederland');
+    expect(pagePlaceholders(kindred, 'de', '2023-12-01T12:00:00Z').company_country).toBe('Niederlande');
+    expect(pagePlaceholders(kindred, 'en', '2023-12-01T12:00:00Z').company_country).toBe('Netherlands');
     for (const site of sites) expect(site.company.country).toMatch(/^[A-Z]{2}$/);
   });
 });
