@@ -17,7 +17,7 @@ import type { AppContext } from '../app-context';
 import type { NewProfile } from './schema';
 import { hashPassword } from '../accounts/password';
 import { applyCredits } from '../credits/ledger';
-import { avatarSvg, extraPhotoSvg, OLDER_AGE } from './demo-avatars';
+import { avatarSvg, demoPhotoCount, extraPhotoSvg, OLDER_AGE } from './demo-avatars';
 
 const FAKERS: Record<string, Faker> = {
   NL: fakerNL, BE: fakerNL_BE, DE: fakerDE, AT: fakerDE_AT, CH: fakerDE_CH, GB: fakerEN_GB, IE: fakerEN_IE,
@@ -92,6 +92,7 @@ export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL, optio
       const region = regions.length ? rng.helpers.arrayElement(regions) : null;
       const firstName = faker.person.firstName(gender);
       const name = rnd() < 0.5 ? firstName : `${firstName}${rng.number.int({ min: 18, max: 99 })}`;
+      const avatarSeed = `${site.id}:${name.slice(0, 64)}:${birth.toISOString().slice(0, 10)}`;
       rows.push({
         profile: {
           site_id: site.id,
@@ -122,9 +123,9 @@ export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL, optio
           created_at: now - rng.number.int({ min: 30 * DAY_MS, max: 900 * DAY_MS }),
         },
         interests: rng.helpers.arrayElements(INTERESTS, { min: 3, max: 8 }),
-        avatarSeed: `${site.id}:${name.slice(0, 64)}:${birth.toISOString().slice(0, 10)}`,
+        avatarSeed,
         // Some demo members have no public photo yet, as in real life; some have several.
-        photos: i % 7 === 3 ? 0 : rnd() < MORE_PHOTOS_SHARE ? rng.number.int({ min: 2, max: 6 }) : 1,
+        photos: i % 7 === 3 ? 0 : demoPhotoCount(avatarSeed, MORE_PHOTOS_SHARE),
       });
     }
 
