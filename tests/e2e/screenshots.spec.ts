@@ -7,9 +7,14 @@ import { expect, hydrated, skipEntryWarning, test, tr } from './fixtures';
 const DIR = 'docs/screenshots';
 const DEMO = { email: 'premium@kindred.example', password: 'kindred-demo-2026' };
 
-async function shoot(page: Page, name: string, project: string) {
-  // Let lazy images and fonts settle; no animation mid-frame.
-  await page.waitForLoadState('networkidle');
+async function shoot(page: Page, name: string, project: string, path?: string) {
+  if (path) {
+    await page.goto(path);
+    await hydrated(page);
+  }
+  // Fonts and the pictures in view loaded (member pages keep a live connection: never "network idle").
+  await page.waitForFunction(() => document.fonts.status === 'loaded'
+    && [...document.images].filter((img) => img.getBoundingClientRect().top < innerHeight).every((img) => img.complete));
   await page.screenshot({ path: `${DIR}/${name}-${project}.png`, animations: 'disabled', caret: 'hide', scale: 'css' });
 }
 
@@ -20,12 +25,8 @@ test('main screens', async ({ page }, info) => {
   const project = info.project.name;
   await skipEntryWarning(page);
 
-  await page.goto('/');
-  await shoot(page, 'home', project);
-
-  await page.goto('/signup');
-  await hydrated(page);
-  await shoot(page, 'signup', project);
+  await shoot(page, 'home', project, '/');
+  await shoot(page, 'signup', project, '/signup');
 
   await page.goto('/login');
   await hydrated(page);
@@ -49,15 +50,7 @@ test('main screens', async ({ page }, info) => {
   expect(profile, 'a demo profile with several photos').not.toBeNull();
   await shoot(page, 'profile', project);
 
-  await page.goto(`${profile}/chat`);
-  await hydrated(page);
-  await shoot(page, 'chat', project);
-
-  await page.goto('/likes');
-  await hydrated(page);
-  await shoot(page, 'likes', project);
-
-  await page.goto('/credits');
-  await hydrated(page);
-  await shoot(page, 'credits', project);
+  await shoot(page, 'chat', project, `${profile}/chat`);
+  await shoot(page, 'likes', project, '/likes');
+  await shoot(page, 'credits', project, '/credits');
 });

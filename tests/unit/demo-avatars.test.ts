@@ -1,7 +1,10 @@
+import { execSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   avatarOptions, FEMALE_OLDER_TOPS, FEMALE_TOPS, GREY_HAIR, MALE_OLDER_TOPS, MALE_TOPS, OLDER_AGE,
 } from '../../src/server/db/demo-avatars';
+import { PHOTO_PLACEHOLDER, photoUrl } from '../../src/shared/profiles.contract';
 
 const seeds = Array.from({ length: 200 }, (_x, i) => `seed-${i}`);
 const MALE = new Set<string>([...MALE_TOPS, ...MALE_OLDER_TOPS]);
@@ -40,5 +43,15 @@ describe('demo avatars fit gender and age', () => {
     expect(avatarOptions({ gender: 'male', age: 25, hair_color: 'blond' }, 'a').hairColor).toEqual(['d6b370']);
     expect(avatarOptions({ gender: 'male', age: 60, hair_color: 'bald' }, 'a').topProbability).toBe(0);
     expect(avatarOptions({ gender: 'female', age: 60, hair_color: 'bald' }, 'a').topProbability).toBe(100);
+  });
+});
+
+describe('profiles without a photo', () => {
+  it('show a neutral silhouette, never the site logo', () => {
+    expect(photoUrl(null)).toBe(PHOTO_PLACEHOLDER);
+    expect(photoUrl('avatars/1.svg')).toBe('/uploads/avatars/1.svg');
+    expect(readFileSync(`public${PHOTO_PLACEHOLDER}`, 'utf8')).toMatch(/^<svg[^>]*viewBox/);
+    // No screen falls back to the favicon (the logo) for a missing photo any more.
+    expect(execSync("grep -rlE \"thumb.*'/favicon.svg'|filename.*'/favicon.svg'|photo.*'/favicon.svg'\" src || true").toString().trim()).toBe('');
   });
 });

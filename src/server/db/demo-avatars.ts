@@ -70,7 +70,7 @@ export function avatarOptions(subject: AvatarSubject, seed: string) {
     mouth: [pick(['smile', 'default', 'twinkle', 'serious'] as const, `${seed}:mouth`)],
     clothing: [older
       ? pick(['blazerAndShirt', 'blazerAndSweater', 'collarAndSweater', 'shirtCrewNeck'] as const, `${seed}:clothes`)
-      : pick(['hoodie', 'graphicShirt', 'shirtCrewNeck', 'shirtScoopNeck', 'shirtVNeck', 'collarAndSweater', 'overall'] as const, `${seed}:clothes`)],
+      : pick(['hoodie', 'shirtCrewNeck', 'shirtScoopNeck', 'shirtVNeck', 'collarAndSweater', 'overall'] as const, `${seed}:clothes`)],
     backgroundColor: [pick(SCENES, `${seed}:bg`)],
   };
 }
