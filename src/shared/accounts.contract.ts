@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { MIN_AGE } from './constants';
 import { LOCALES } from './locales';
-import { BODY_TYPES, EYE_COLORS, GENDERS, HAIR_COLORS, RELATIONSHIP_STATUSES, SEXUALITIES, TATTOO_OPTIONS } from './profile-options';
+import { BODY_TYPES, EYE_COLORS, GENDERS, HAIR_COLORS, RELATIONSHIP_STATUSES, SEXUALITIES, TATTOO_OPTIONS, PROFILE_NOTE_MAX } from './profile-options';
 
 /** Notification types (SPEC §3); each can be switched per channel. */
 export const NOTIFICATION_TYPES = [
@@ -141,6 +141,8 @@ export const ProfileAboutSchema = v.object({
   body_type: v.optional(v.picklist(BODY_TYPES)),
   relationship_status: v.optional(v.picklist(RELATIONSHIP_STATUSES)),
   tattoos: v.optional(v.picklist(TATTOO_OPTIONS)),
+  /** A profile note; only on sites that show it (visible_profile_notes). Empty clears it. */
+  about: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(PROFILE_NOTE_MAX, 'myprofile.error.note_too_long')))),
 });
 
 /** Turns valibot issues into { field: catalog key }, first issue per field. */

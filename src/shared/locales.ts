@@ -13,6 +13,11 @@ export const LOCALE_TAGS: Record<Locale, string> = {
   pl: 'pl-PL', da: 'da-DK', fi: 'fi-FI', nb: 'nb-NO', sv: 'sv-SE',
 };
 
+/** The Intl tag dates are written with: the locale's own, else the spec's default date locale (nl). */
+export function dateTag(locale: string | null | undefined): string {
+  return LOCALE_TAGS[locale as Locale] ?? LOCALE_TAGS[DEFAULT_DATE_LOCALE];
+}
+
 /** Each locale written in its own language, for the language dropdown. */
 export const LOCALE_NAMES: Record<Locale, string> = {
   nl: 'Nederlands', en: 'English', de: 'Deutsch', it: 'Italiano', fr: 'Français',

@@ -1,4 +1,4 @@
-import { LOCALE_TAGS, type Locale } from './locales';
+import { dateTag, LOCALE_TAGS, type Locale } from './locales';
 
 /** Cents in a currency, written for the locale ("€ 79,95", "79,95 zł"). */
 export function formatMoney(cents: number, currency: string, locale: string): string {
@@ -15,7 +15,7 @@ export function formatDate(iso: string | number, locale: string, withTime = true
   const options: Intl.DateTimeFormatOptions = withTime ? { dateStyle: 'medium', timeStyle: 'short' } : { dateStyle: 'medium' };
   // A fixed zone is named, so a receipt never leaves the reader guessing which clock it means.
   const zone: Intl.DateTimeFormatOptions = timeZone ? { timeZone, ...(withTime ? { timeZoneName: 'short' } : {}) } : {};
-  const tag = LOCALE_TAGS[locale as Locale] ?? locale;
+  const tag = dateTag(locale);
   return withTime && timeZone
     ? new Intl.DateTimeFormat(tag, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', ...zone }).format(new Date(iso))
     : new Intl.DateTimeFormat(tag, { ...options, ...zone }).format(new Date(iso));

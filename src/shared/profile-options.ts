@@ -16,8 +16,20 @@ export const EYE_COLORS = ['brown', 'blue', 'green', 'grey', 'hazel', 'other'] a
 export const BODY_TYPES = ['slim', 'athletic', 'average', 'curvy', 'muscular', 'fullfigured'] as const;
 export const RELATIONSHIP_STATUSES = ['single', 'relationship', 'married', 'divorced', 'widowed', 'open'] as const;
 export const TATTOO_OPTIONS = ['none', 'some', 'many'] as const;
+/** Free-text profile notes a site may show (`visible_profile_notes`): the member's own words. */
+export const PROFILE_NOTES = ['about'] as const;
+export type ProfileNote = (typeof PROFILE_NOTES)[number];
+/** Longest profile note, in characters. */
+export const PROFILE_NOTE_MAX = 1000;
 
 /** Countries that have a region list (SPEC §9). */
 export const COUNTRIES_WITH_REGIONS = [
   'NL', 'BE', 'GB', 'IE', 'DE', 'AT', 'IT', 'FR', 'CH', 'ES', 'US', 'CA', 'AU', 'NZ', 'PL', 'DK', 'FI', 'NO', 'SE',
 ] as const;
+
+/** A note as stored: control characters and bidi overrides dropped (line breaks kept, at most one blank line), empty → null. */
+export function cleanNote(text: string | null): string | null {
+  if (text === null) return null;
+  const clean = text.replace(/\r\n?/g, '\n').replace(/[^\P{Cc}\n]|[\u202a-\u202e\u2066-\u2069]/gu, '').replace(/\n{3,}/g, '\n\n').trim();
+  return clean === '' ? null : clean;
+}

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { LOCALES } from './locales';
+import { PROFILE_NOTES } from './profile-options';
 import { BUNDLE_BADGES, CURRENCIES, PAYMENT_METHOD_IDS } from './payments.contract';
 
 const Localized = v.union([v.string(), v.record(v.picklist(LOCALES), v.string())]);
@@ -13,7 +14,8 @@ export const CompanySchema = v.object({
   address: v.string(),
   kvk: v.string(),
   city: v.string(),
-  country: v.string(),
+  /** ISO 3166-1 alpha-2 code (NL); pages show the country's name in their language. */
+  country: v.pipe(v.string(), v.regex(/^[A-Z]{2}$/, 'company.country must be an ISO 3166-1 alpha-2 code such as NL')),
   tradenames: v.array(v.string()),
   vat_numbers: v.array(v.string()),
   support_phone: v.string(),
@@ -110,7 +112,8 @@ export const SiteSchema = v.object({
   fictional_plural: Localized,
   fictional_icon: v.string(),
   visible_profile_fields: v.array(v.string()),
-  visible_profile_notes: v.optional(v.array(v.string()), []),
+  /** Free-text notes shown on profiles and editable on /profile (SPEC §3 settings); see PROFILE_NOTES. */
+  visible_profile_notes: v.optional(v.array(v.picklist(PROFILE_NOTES)), []),
   search_fields: v.array(v.string()),
   payments: PaymentsConfigSchema,
   /** SPEC §1: the US footer variant (age statement, privacy choices link), shown for locale en only. */

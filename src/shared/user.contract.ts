@@ -26,7 +26,8 @@ export interface SessionUser {
     id: number;
     name: string;
     status: 'active' | 'disabled' | 'deleted';
-    main_image: { filename: string; thumb_filename: string; status: string } | null;
+    /** match_path: the address of the picture the match modal shows (the main photo's square thumbnail; SPEC §3 data model). */
+    main_image: { filename: string; thumb_filename: string; status: string; match_path: string } | null;
   };
 }
 

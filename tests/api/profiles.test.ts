@@ -90,6 +90,25 @@ for (const dialect of DIALECTS) {
       expect((await t.request(`/api/member.php?id=${ann.profileId}`, { host: 'gay.localhost' })).status).toBe(404);
     });
 
+    it('shows the profile notes the site lists, written by their member, cleaned and limited', async () => {
+      const patch = (cookie: string, body: unknown, host?: string) => t.request('/api/profile.php', { ...post(cookie, body, 'PATCH'), host });
+      expect((await patch(ann.cookie, { about: '  Hiking,\u0007 books\r\n\n\n\nand \u202Ecoffee. ' })).status).toBe(200);
+      const seen = (await (await t.request(`/api/member.php?id=${ann.profileId}`, as(bob.cookie))).json()).profile;
+      expect(seen.notes).toEqual([{ key: 'about', text: 'Hiking, books\n\nand coffee.' }]);
+      // Too long, wrong type, and a note the site does not show: refused with a message, nothing changed.
+      const long = await patch(ann.cookie, { about: 'x'.repeat(1001) });
+      expect(long.status).toBe(400);
+      expect((await long.json()).fields.about).toBe('This text is too long.');
+      expect((await patch(ann.cookie, { about: 42 })).status).toBe(400);
+      const before = await t.app.db.db.selectFrom('profiles').select('about').where('id', '=', ann.profileId).executeTakeFirstOrThrow();
+      expect(before.about).toBe('Hiking, books\n\nand coffee.');
+      // Logged out: nothing to change.
+      expect((await t.request('/api/profile.php', { method: 'PATCH', headers: JSON_HEADERS, body: JSON.stringify({ about: 'x' }) })).status).toBe(403);
+      // Emptied: the note disappears from the profile.
+      expect((await patch(ann.cookie, { about: '   ' })).status).toBe(200);
+      expect((await (await t.request(`/api/member.php?id=${ann.profileId}`, as(bob.cookie))).json()).profile.notes).toEqual([]);
+    });
+
     it('limits photos for visitors and free members; premium members see all', async () => {
       const db = t.app.db.db;
       await db.insertInto('photos').values([1, 2, 3].map((i) => ({

@@ -1,21 +1,21 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { SEARCH_PAGE_SIZE } from '../../src/shared/profiles.contract';
-import { expect, hydrated, onHost, skipEntryWarning, test, tr } from './fixtures';
+import { expect, hydrated, onHost, skipEntryWarning, test, tr, tv } from './fixtures';
 import { linkFromMail } from './mail-server';
 import { makeStaff, staffLogin } from './staff';
 
 const PASSWORD = 'a long passphrase 42';
-const t = (key: string, vars: Record<string, string | number> = {}) =>
-  tr('en', key).replace(/\{\{(\w+)\}\}/g, (_m, name: string) => String(vars[name] ?? ''));
+const t = tv;
 
 /** A confirmed member with a known name, created through the API and activated in place. */
 async function createMember(request: APIRequestContext, name: string, gender: 'male' | 'female', birth: string) {
   const email = `${name.toLowerCase()}-${Date.now()}@example.com`;
   const res = await request.post('/api/signup.php', { data: { email, name, password: PASSWORD, date_of_birth: birth, gender } });
   expect(res.status()).toBe(200);
+  const profileId = ((await res.json()) as { user: { profile: { id: number } } }).user.profile.id;
   await request.get('/api/logout.php', { headers: { 'sec-fetch-site': 'same-origin' } });
-  return { email, name };
+  return { email, name, profileId };
 }
 
 async function login(page: Page, email: string, password = PASSWORD) {
@@ -102,7 +102,7 @@ test('without JavaScript the search form is a plain GET and pages are plain link
   await page.getByLabel(t('search.min_age')).fill('55');
   await page.getByRole('button', { name: t('search.submit') }).click();
   await expect(page).toHaveURL(/\/members\?gender=female&country=&min_age=55&max_age=$/);
-  await expect(page.locator('.result-count')).toContainText(t('search.results', { count: 1 }).replace(/^1\s*/, ''));
+  await expect(page.locator('.result-count')).toContainText(t('search.results', { count: 2 }).replace(/^2\s*/, ''));
   await expect(page.getByRole('link', { name: t('search.next') })).toHaveAttribute('href', '/members?gender=female&min_age=55&page=2');
   await expect(page.getByRole('button', { name: t('search.near_me') })).toHaveCount(0);
   await context.close();
@@ -177,6 +177,7 @@ test('a member fills the whole profile and uploads a photo; a moderator approves
   }
   await page.getByLabel(tr('en', 'interest.wine')).check();
   await page.getByLabel(tr('en', 'interest.hiking')).check();
+  await page.getByRole('textbox', { name: t('profile.note_about') }).fill('Hiking on Sundays,\nwine on Fridays.');
   await page.getByRole('button', { name: t('myprofile.save') }).click();
   await expect(page.getByText(t('myprofile.saved'))).toBeVisible();
   const png = await sharp({ create: { width: 500, height: 500, channels: 3, background: '#e67' } }).png().toBuffer();
@@ -186,6 +187,7 @@ test('a member fills the whole profile and uploads a photo; a moderator approves
   await page.reload();
   await expect(page.getByLabel(t('signup.label_city'))).toHaveValue('Amersfoort');
   await expect(page.getByLabel(tr('en', 'interest.wine'))).toBeChecked();
+  await expect(page.getByRole('textbox', { name: t('profile.note_about') })).toHaveValue('Hiking on Sundays,\nwine on Fridays.');
 
   const mod = await browser.newContext({ baseURL });
   const modPage = await mod.newPage();
@@ -203,6 +205,11 @@ test('a member fills the whole profile and uploads a photo; a moderator approves
   await mod.close();
   await page.reload();
   await expect(page.locator('[data-photo-status="active"]')).toBeVisible();
+  // The profile shows the note the site lists (visible_profile_notes), line breaks kept.
+  await page.goto(`/members/${me.profileId}`);
+  const note = page.locator('[data-note="about"]');
+  await expect(note.getByRole('heading', { name: t('profile.note_about') })).toBeVisible();
+  await expect(note).toContainText(/Hiking on Sundays,\s+wine on Fridays\./);
 });
 
 test('with permission, the browser position fills country, region and city', async ({ browser, baseURL, request }) => {

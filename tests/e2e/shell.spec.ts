@@ -122,6 +122,7 @@ test.describe('errors and safety', () => {
     const res = await page.goto('/dev/error');
     expect(res?.status()).toBe(500);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr('en', 'error.title'));
+    await expect(page.getByText(tr('en', 'error.generic'))).toBeVisible();
     await expect(page.getByText('Deliberate failure')).toHaveCount(0);
   });
 

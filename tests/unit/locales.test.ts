@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveLocale } from '../../src/server/context/request-context';
-import { localeFromAcceptLanguage, matchLocale } from '../../src/shared/locales';
+import { dateTag, localeFromAcceptLanguage, matchLocale } from '../../src/shared/locales';
+import { formatDate } from '../../src/shared/money-format';
 
 describe('locale rules', () => {
   it('prefers the lang cookie, then domain_language, then Accept-Language, then en', () => {
@@ -21,5 +22,16 @@ describe('locale rules', () => {
     expect(matchLocale('nn-NO')).toBe('nb');
     expect(localeFromAcceptLanguage('es;q=0')).toBeNull();
     expect(localeFromAcceptLanguage('')).toBeNull();
+  });
+});
+
+describe('date locale', () => {
+  it('writes dates in the member locale, and in the spec default nl when none is known', () => {
+    expect(dateTag('de')).toBe('de-DE');
+    expect(dateTag('sv')).toBe('sv-SE');
+    expect(dateTag(undefined)).toBe('nl-NL');
+    expect(dateTag('xx')).toBe('nl-NL');
+    expect(formatDate('2026-03-05T10:00:00Z', 'xx', false, 'UTC')).toBe(formatDate('2026-03-05T10:00:00Z', 'nl', false, 'UTC'));
+    expect(formatDate('2026-03-05T10:00:00Z', 'xx', false, 'UTC')).toBe('5 mrt 2026');
   });
 });

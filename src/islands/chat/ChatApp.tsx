@@ -108,7 +108,7 @@ export function ChatApp(props: ChatAppProps) {
       history.pushState(null, '', '/chats');
       closeConversation();
     }
-    await deleteChat(chat.conversation.id, t('error.try_later'));
+    await deleteChat(chat.conversation.id, t('error.generic'));
   };
 
   const created = (id: number) => {

@@ -3,11 +3,12 @@ import { useCallback } from 'react';
 import { $likeModal, closeLikeModal } from '../../core/likes/like-modal.store';
 import type { MemberShellData } from '../../core/members/shell-data';
 import { $user } from '../../core/session/store';
+import { photoUrl } from '../../shared/profiles.contract';
 import { useIslandT } from '../shared/i18n';
 import { Modal } from '../shared/Modal';
 import './likes.css';
 
-const photo = (thumb: string | null | undefined) => (thumb ? `/uploads/${thumb}` : '/favicon.svg');
+const photo = photoUrl;
 
 /**
  * The match modal ("It's a match!", both photos, "Send a message") and the like modal ("New like!").
@@ -26,7 +27,7 @@ export function LikeModals(props: MemberShellData) {
         <div className="like-modal-body">
           <div className="like-modal-photos">
             {match && (
-              <img className="like-modal-photo own" src={photo(user.profile.main_image?.thumb_filename)} alt={t('match.your_photo')} width="128" height="128" />
+              <img className="like-modal-photo own" src={user.profile.main_image?.match_path ?? photo(null)} alt={t('match.your_photo')} width="128" height="128" />
             )}
             <a className="like-modal-photo-link" href={`/members/${profile.id}`} data-keep-open aria-label={t('match.open_profile', { name: profile.name })}>
               <img className="like-modal-photo partner" src={photo(profile.thumb)} alt={t('match.photo_of', { name: profile.name })} width="128" height="128" />

@@ -11,6 +11,7 @@ import { InterestPicker } from '../shared/InterestPicker';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
 import { PremiumOnlyAlert } from '../shared/PremiumOnlyAlert';
 import { PREMIUM_PHOTOS } from '../../shared/constants';
+import { PROFILE_NOTE_MAX, PROFILE_NOTES } from '../../shared/profile-options';
 
 interface Props extends IslandI18n {
   initial: OwnProfile;
@@ -29,7 +30,7 @@ export function ProfileEditor(props: Props) {
   const t = useIslandT(props);
   const [data, setData] = useState(props.initial);
   const [fields, setFields] = useState<Record<string, string>>(() =>
-    Object.fromEntries(['country', 'region', 'city', ...SELECTS].map((k) => [k, String(props.initial.profile[k] ?? '')])));
+    Object.fromEntries(['country', 'region', 'city', ...SELECTS, ...PROFILE_NOTES].map((k) => [k, String(props.initial.profile[k] ?? '')])));
   const [interests, setInterests] = useState<string[]>(props.initial.interests);
   // The page carries only the profile's country's regions; another country's load when it is chosen.
   const loadedRegions = useStore($regionOptions);
@@ -63,6 +64,11 @@ export function ProfileEditor(props: Props) {
     setStatus(null);
     const body = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '').map(([k, value]) => [k, value]));
     if (!fields.region) body.region = null as never;
+    // Notes are sent even when emptied (that clears them); the site's hidden notes never.
+    for (const note of PROFILE_NOTES) {
+      if (show(note)) body[note] = fields[note];
+      else delete body[note];
+    }
     const outcome = await runAction('profile.save', async () => {
       await saveProfileFields(body);
       if (show('interests')) await saveInterests(interests);
@@ -149,6 +155,14 @@ export function ProfileEditor(props: Props) {
             <InterestPicker t={t} interests={props.interests} selected={interests} onChange={setInterests} />
           </fieldset>
         )}
+        {PROFILE_NOTES.filter(show).map((note) => (
+          <div className="field" key={note}>
+            <label htmlFor={`f-${note}`}>{t(`profile.note_${note}`)}</label>
+            <textarea id={`f-${note}`} name={note} rows={5} maxLength={PROFILE_NOTE_MAX} value={fields[note]} aria-describedby={`f-${note}-hint`}
+              onChange={(e) => setFields({ ...fields, [note]: e.target.value })} />
+            <p className="field-hint" id={`f-${note}-hint`}>{t('myprofile.note_hint', { max: PROFILE_NOTE_MAX })}</p>
+          </div>
+        ))}
         <div className="form-actions"><button className="btn btn-primary" type="submit" disabled={pending['profile.save']}>{pending['profile.save'] ? t('toast.saving') : t('myprofile.save')}</button></div>
       </form>
     </div>

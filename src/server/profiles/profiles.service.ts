@@ -1,4 +1,6 @@
 import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely';
+import { announceByMail } from '../notifications/notifications.service';
+import type { ProfileNote } from '../../shared/profile-options';
 import { lockMember } from '../db/locks';
 import { ageOn } from '../../shared/accounts.contract';
 import { FREE_LIKES_PER_DAY } from '../../shared/constants';
@@ -244,6 +246,8 @@ export interface ProfileView
   age: number;
   fictional: boolean;
   interests: string[];
+  /** The profile notes this site shows (visible_profile_notes), in the site's order; empty notes left out. */
+  notes: { key: ProfileNote; text: string }[];
   photos: { id: number; filename: string; thumb_filename: string; status: string; is_main: boolean }[];
   hiddenPhotos: number;
   blockedByMe: boolean;
@@ -291,6 +295,7 @@ export async function profileForViewer(app: AppContext, site: Site, profileId: n
     country: profile.country, region: profile.region, city: profile.city, hair_color: profile.hair_color, eye_color: profile.eye_color,
     body_type: profile.body_type, relationship_status: profile.relationship_status, tattoos: profile.tattoos, fictional: profile.fictional === 1,
     interests: interests.map((i) => i.interest),
+    notes: site.visible_profile_notes.flatMap((key) => (profile[key] ? [{ key, text: profile[key] }] : [])),
     photos: photos.map((p) => ({ ...p, is_main: p.is_main === 1 })),
     hiddenPhotos, blockedByMe, liked, own,
   };
@@ -404,6 +409,7 @@ export async function announceLike(app: AppContext, like: PreparedLike, match: b
       url: `/likes/m/${ownCard.id}`,
       tag: `like-${ownCard.id}`,
     }));
+    await announceByMail(app, target.user_id, 'like', ownCard.name);
   }
 }
 

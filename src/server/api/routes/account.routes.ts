@@ -6,6 +6,7 @@ import {
   ProfileAboutSchema, ResetDoSchema, ResetRequestSchema, SignupSchema, TokenSchema, UserUpdateSchema,
 } from '../../../shared/accounts.contract';
 import { isLocale, LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_S } from '../../../shared/locales';
+import { cleanNote } from '../../../shared/profile-options';
 import { PUSH_SERVICE_HOSTS, PushSubscribeSchema, PushUnsubscribeSchema } from '../../../shared/user.contract';
 import { findUserById } from '../../accounts/accounts.repository';
 import * as accounts from '../../accounts/accounts.service';
@@ -163,7 +164,10 @@ export function accountRoutes(app: AppContext) {
 
   routes.patch('/profile.php', handler({ member: true, schema: ProfileAboutSchema }, async (c, body, user) => {
     if (body.country && !c.var.ctx.site.countries.includes(body.country)) return jsonError(c, 400, 'invalid_input', 'error.invalid_input');
-    if (Object.keys(body).length) await app.db.db.updateTable('profiles').set(body).where('user_id', '=', user.id).execute();
+    // A note the site does not show could not be seen or corrected by anyone: refuse it.
+    if (body.about !== undefined && !c.var.ctx.site.visible_profile_notes.includes('about')) return jsonError(c, 400, 'invalid_input', 'error.invalid_input');
+    const change = body.about === undefined ? body : { ...body, about: cleanNote(body.about) };
+    if (Object.keys(change).length) await app.db.db.updateTable('profiles').set(change).where('user_id', '=', user.id).execute();
     return answerUser(c, user);
   }));
 
