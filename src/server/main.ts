@@ -2,8 +2,6 @@ import { grantStaffRole } from './admin/staff.service';
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
-import { constants as zlibConstants } from 'node:zlib';
-import compression from 'compression';
 import { pathToFileURL } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { createApi } from './api/app';
@@ -17,6 +15,8 @@ import { pruneEvents } from './events/events.service';
 import { type AccountsDeps, describeUser, eraseExpiredAccounts, memberForSession } from './accounts/accounts.service';
 import { AUTH_COOKIE } from './api/session';
 import { answerSessionUser } from './api/session-user';
+import { answerSearch } from './api/search-fast';
+import { createCompression } from './api/compression';
 import { StaticLayer } from './static/static-layer';
 import { keepVisitTracking } from './tracking/tracking.service';
 import { createUploadHandler } from './static/uploads';
@@ -56,17 +56,7 @@ export async function startServer(config: Config = readConfig(), overrides: Part
   const astro = await loadAstroHandler();
   // HTML pages replace the CSP with one that lists their inline scripts (src/middleware.ts).
   const accounts: AccountsDeps = { app, mailer: app.mailer, limits: app.limits };
-  // Pages and API answers above 1 KB go out compressed at a cheap level (static files are
-  // precompressed at build time; event streams never are, or their frames would wait in a buffer).
-  const compress = compression({
-    threshold: 1024,
-    level: 4,
-    brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
-    filter: (_req, res) => {
-      const type = String(res.getHeader('Content-Type') ?? '');
-      return /^(text\/html|application\/json|text\/plain)/.test(type);
-    },
-  });
+  const compress = createCompression();
   const securityHeaders = (secure: boolean) => ({ ...baseSecurityHeaders(secure), 'Content-Security-Policy': NON_HTML_CSP });
   const headersBySecurity = { true: securityHeaders(true), false: securityHeaders(false) };
 
@@ -88,6 +78,7 @@ export async function startServer(config: Config = readConfig(), overrides: Part
     for (const [name, value] of Object.entries(secure ? headersBySecurity.true : headersBySecurity.false)) res.setHeader(name, value);
     const toApi = () => void compress(req as never, res as never, () => void api(req, res));
     if (answerSessionUser(accounts, app.sites, req, res, endpoint, toApi)) return;
+    if (answerSearch(accounts, app.sites, req, res, endpoint, compress, toApi)) return;
     if (url.startsWith('/api/') || url === '/api') return toApi();
     const ctx = createRequestContext(app.sites, { headers: req.headers }, config, endpoint);
     if (url.startsWith('/uploads/')) return void uploads(req, res);

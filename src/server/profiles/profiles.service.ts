@@ -136,29 +136,101 @@ const listedCount = {
   ),
 };
 
-const pageCaches = new WeakMap<AppContext, Map<string, { cards: ProfileCard[]; generation: number; at: number }>>();
+/**
+ * Runs `check` for one cached value, sharing it between concurrent requests without ever answering
+ * a request from a check that started before it arrived: a request that comes while a check is in
+ * flight waits for the next one, which starts when that finishes and serves everyone who waited.
+ * Under load one statement then re-checks a shared page for many requests, at no loss of freshness.
+ */
+export function coalescedCheck(slot: { inflight?: Promise<boolean> | null; queued?: Promise<boolean> | null }, check: () => Promise<boolean>): Promise<boolean> {
+  if (!slot.inflight) {
+    const run = check().finally(() => {
+      if (slot.inflight === run) slot.inflight = null;
+    });
+    slot.inflight = run;
+    return run;
+  }
+  if (!slot.queued) {
+    slot.queued = slot.inflight.catch(() => false).then(() => {
+      slot.queued = null;
+      return coalescedCheck(slot, check);
+    });
+  }
+  return slot.queued;
+}
+
+/** Whether every one of these profiles may still be listed on the site (same site, active, not invisible). */
+async function allListed(app: AppContext, site: Site, ids: number[]): Promise<boolean> {
+  if (ids.length === 0) return true;
+  const listed = await listedCount[app.db.dialect](app.db.db, JSON.stringify(ids), site.id);
+  return Number(listed?.n) === new Set(ids).size;
+}
+
+/** Cache key of a viewer-less search: site × filters × page × day (ages move with the date). */
+function sharedKey(site: Site, f: Filters, page: number, now: number): string {
+  return [site.id, f.gender ?? '', f.country ?? '', f.countryregion ?? '', f.min_age ?? '', f.max_age ?? '', page, new Date(now).toISOString().slice(0, 10)].join('|');
+}
+
+interface SharedEntry<T> {
+  value: T;
+  /** Profiles the value lists: re-checked on every use. */
+  ids: number[];
+  generation: number;
+  at: number;
+  inflight?: Promise<boolean> | null;
+  queued?: Promise<boolean> | null;
+}
 
 /**
- * One page of the shared (viewer-less) search, kept per site × filters × page like the counts. Who
- * may be listed is checked again on every use — still on the site, active and not invisible — so a
- * profile hidden meanwhile (in any process) never shows: then the page is read afresh.
+ * A per-process cache of values built from the viewer-less search, per site × filters × page, for
+ * SEARCH_COUNT_TTL_MS; dropped at once when a profile or photo changes through this process (write
+ * watch). Who may be listed is checked again on every use — still on the site, active and not
+ * invisible — so a profile hidden meanwhile (in any process) never shows: then the value is built afresh.
  */
+function sharedCache<T>() {
+  const caches = new WeakMap<AppContext, Map<string, SharedEntry<T>>>();
+  return async (app: AppContext, site: Site, key: string, build: () => Promise<{ value: T; ids: number[] }>): Promise<T> => {
+    let cache = caches.get(app);
+    if (!cache) {
+      cache = new Map();
+      caches.set(app, cache);
+    }
+    const generation = tablesGeneration(app.db.writes, ['profiles', 'photos']);
+    const hit = cache.get(key);
+    if (hit && hit.generation === generation && performance.now() - hit.at < SEARCH_COUNT_TTL_MS) {
+      if (hit.ids.length === 0 || (await coalescedCheck(hit, () => allListed(app, site, hit.ids)))) return hit.value;
+    }
+    const { value, ids } = await build();
+    if (cache.size > 5000) cache.clear();
+    if (generation === tablesGeneration(app.db.writes, ['profiles', 'photos'])) cache.set(key, { value, ids, generation, at: performance.now() });
+    return value;
+  };
+}
+
+const sharedPages = sharedCache<ProfileCard[]>();
+
+/** One page of the shared (viewer-less) search (see sharedCache). */
 async function sharedPage(app: AppContext, site: Site, f: Filters, page: number, now: number): Promise<ProfileCard[]> {
   const db = app.db.db;
-  const cache = pageCaches.get(app) ?? new Map<string, { cards: ProfileCard[]; generation: number; at: number }>();
-  pageCaches.set(app, cache);
-  const key = [site.id, f.gender ?? '', f.country ?? '', f.countryregion ?? '', f.min_age ?? '', f.max_age ?? '', page, new Date(now).toISOString().slice(0, 10)].join('|');
-  const generation = tablesGeneration(app.db.writes, ['profiles', 'photos']);
-  const hit = cache.get(key);
-  if (hit && hit.generation === generation && performance.now() - hit.at < SEARCH_COUNT_TTL_MS) {
-    if (hit.cards.length === 0) return hit.cards;
-    const listed = await listedCount[app.db.dialect](db, JSON.stringify(hit.cards.map((c) => c.id)), site.id);
-    if (Number(listed?.n) === hit.cards.length) return hit.cards;
-  }
-  const cards = await runCards(db, filtered(db, site, null, f, now), SEARCH_PAGE_SIZE, (page - 1) * SEARCH_PAGE_SIZE, now);
-  if (cache.size > 5000) cache.clear();
-  if (generation === tablesGeneration(app.db.writes, ['profiles', 'photos'])) cache.set(key, { cards, generation, at: performance.now() });
-  return cards;
+  return sharedPages(app, site, sharedKey(site, f, page, now), async () => {
+    const cards = await runCards(db, filtered(db, site, null, f, now), SEARCH_PAGE_SIZE, (page - 1) * SEARCH_PAGE_SIZE, now);
+    return { value: cards, ids: cards.map((c) => c.id) };
+  });
+}
+
+const visitorBodies = sharedCache<string>();
+
+/**
+ * The JSON answer of GET /api/search.php for a visitor (no viewer): the same for every visitor of the
+ * site, so it is kept serialised (see sharedCache; its results and similar profiles are re-checked on
+ * every use). Byte for byte `JSON.stringify(await searchProfiles(app, site, null, filters))`.
+ */
+export async function visitorSearchBody(app: AppContext, site: Site, filters: SearchQuery): Promise<string> {
+  const now = app.clock.now();
+  return visitorBodies(app, site, sharedKey(site, filters, filters.page ?? 1, now), async () => {
+    const result = await searchProfiles(app, site, null, filters);
+    return { value: JSON.stringify(result), ids: [...result.results, ...result.similar].map((c) => c.id) };
+  });
 }
 
 type CardRow = { id: number; name: string; birth_date: string; city: string | null; region: string | null; country: string; fictional: number; thumb: string | null };
