@@ -87,7 +87,7 @@ export function answerSearch(
     const member = token ? await memberForSession(deps, site, token) : undefined;
     const user = member?.user ?? null;
     if (user && user.role === 'member') recordDailyActive(app.db, user.site_id, user.id, app.clock.now());
-    if (user) return JSON.stringify(await searchProfiles(app, site, user, filters));
+    if (member && user) return JSON.stringify(await searchProfiles(app, site, user, filters, member.extras.profile?.id ?? null));
     const network = decodeTracking(cookies[TRACKING_COOKIE]).network;
     // Logged-out search only where the site allows it: the route answers the refusal, translated.
     if (!site.logged_out_search && !(network && site.logged_out_search_trafficsource)) return null;

@@ -277,11 +277,16 @@ export function searchStatements(app: AppContext, site: Site, filters: SearchQue
   };
 }
 
-/** Member search with the spec's filters; suggests similar profiles when results are few. */
-export async function searchProfiles(app: AppContext, site: Site, viewer: Pick<User, 'id'> | null, filters: SearchQuery): Promise<SearchResult> {
+/**
+ * Member search with the spec's filters; suggests similar profiles when results are few.
+ * `ownProfileId`: the viewer's profile id when the caller knows it already (the session lookup has it).
+ */
+export async function searchProfiles(
+  app: AppContext, site: Site, viewer: Pick<User, 'id'> | null, filters: SearchQuery, ownProfileId?: number | null,
+): Promise<SearchResult> {
   const db = app.db.db;
   const now = app.clock.now();
-  const viewerProfileId = await profileIdOf(db, viewer);
+  const viewerProfileId = viewer === null ? null : ownProfileId !== undefined ? ownProfileId : await profileIdOf(db, viewer);
   const page = filters.page ?? 1;
   const base = await baseCount(app, site, filters, now);
   const excluded = await excludedMatches(app, site, viewerProfileId, filters, now);
