@@ -4,7 +4,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../src/server/api/app';
-import { createCompression } from '../../src/server/api/compression';
+import { createCompression, plainEncoding } from '../../src/server/api/compression';
 import { answerSearch, plainSearchFilters } from '../../src/server/api/search-fast';
 import { requestEndpoint } from '../../src/server/context/request-context';
 import { type Db, openDatabase } from '../../src/server/db/database';
@@ -34,9 +34,17 @@ function get(server: Server, path: string, headers: Record<string, string> = {})
 
 const decoded = (r: Raw) =>
   r.headers['content-encoding'] === 'br' ? brotliDecompressSync(r.body) : r.headers['content-encoding'] === 'gzip' ? gunzipSync(r.body) : r.body;
-/** What a client sees of an answer: status, body and every header but the date. */
+/**
+ * What a client sees of an answer: status, body and every header but the date and, for a compressed
+ * body, its framing (the middleware streams it chunked; a cached compressed answer has its length).
+ */
 const seen = (r: Raw) => {
   const { date: _date, connection: _c, 'keep-alive': _k, ...headers } = r.headers;
+  if (headers['content-encoding']) {
+    if (headers['content-length'] !== undefined) expect(Number(headers['content-length'])).toBe(r.body.length);
+    delete headers['content-length'];
+    delete headers['transfer-encoding'];
+  }
   return { status: r.status, headers, body: decoded(r).toString() };
 };
 const listed = (r: Raw) => {
@@ -51,6 +59,16 @@ describe('plain search query strings', () => {
     for (const query of ['network=adnet', 'gender=female&gender=male', 'countryregion=noord%2Dholland', 'countryregion=a+b', 'min_age=50&max_age=30', 'gender=robot', 'x=1', 'gender', '&', 'page=0']) {
       expect(plainSearchFilters(query)).toBe(false);
     }
+  });
+
+  it('picks the encoding the compression middleware would, or leaves the choice to it', () => {
+    expect(plainEncoding(undefined)).toBe(null);
+    expect(plainEncoding('identity')).toBe(null);
+    expect(plainEncoding('gzip, deflate, br, zstd')).toBe('br');
+    expect(plainEncoding('gzip, deflate')).toBe('gzip');
+    expect(plainEncoding('deflate')).toBe(undefined);
+    expect(plainEncoding('br;q=0.1, gzip')).toBe(undefined);
+    expect(plainEncoding('*')).toBe(undefined);
   });
 
   it('shares a check between concurrent requests, but never one that started before a request came', async () => {
@@ -121,6 +139,10 @@ for (const dialect of DIALECTS) {
         ['country=NL&min_age=18&max_age=99', cookie],
         ['gender=male&country=NL', { ...cookie, 'accept-encoding': 'gzip' }],
         ['', { 'accept-encoding': 'br, gzip' }],
+        ['', { 'accept-encoding': 'gzip, deflate' }],
+        ['', { 'accept-encoding': 'gzip;q=1, br;q=0.5' }],
+        ['', { 'accept-encoding': 'deflate' }],
+        ['', { 'accept-encoding': 'identity' }],
         ['min_age=50&max_age=30', {}],
         ['gender=female&network=adnet', {}],
       ];

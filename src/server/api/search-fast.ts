@@ -6,9 +6,9 @@ import { type AccountsDeps, memberForSession } from '../accounts/accounts.servic
 import { recordDailyActive } from '../admin/stats.service';
 import type { RequestEndpoint } from '../context/request-context';
 import { parseCookies } from '../context/request-context';
-import { searchProfiles, visitorSearchBody } from '../profiles/profiles.service';
+import { type SharedBody, searchProfiles, visitorSearchBody } from '../profiles/profiles.service';
 import type { SiteRegistry } from '../sites/site-registry';
-import type { createCompression } from './compression';
+import { COMPRESS_THRESHOLD, compressOnce, type createCompression, plainEncoding } from './compression';
 import { AUTH_COOKIE } from './session';
 
 const PATH = '/api/search.php';
@@ -74,14 +74,22 @@ export function answerSearch(
   const site = sites.forHost(endpoint.host);
   const cookies = parseCookies(req.headers.cookie);
   const token = cookies[AUTH_COOKIE];
-  const send = (body: string) => {
+  const send = (body: string | SharedBody) => {
+    const json = typeof body === 'string' ? body : body.json;
+    const length = Buffer.byteLength(json);
     const write = () => {
-      res.writeHead(200, { 'cache-control': 'no-store', 'content-type': 'application/json', 'Content-Length': Buffer.byteLength(body), Vary: 'Accept-Encoding' });
-      res.end(body);
+      res.writeHead(200, { 'cache-control': 'no-store', 'content-type': 'application/json', 'Content-Length': length, Vary: 'Accept-Encoding' });
+      res.end(json);
     };
-    // What the API's compression would do: only a body above its threshold for a client that asks.
-    if (body.length < 1024 || !req.headers['accept-encoding']) return write();
-    compress(req as never, res as never, write);
+    // What the API's compression does: only a body above its threshold, for a client that asks.
+    const encoding = length < COMPRESS_THRESHOLD ? null : plainEncoding(req.headers['accept-encoding']);
+    if (encoding === null) return write();
+    if (encoding === undefined || typeof body === 'string') return compress(req as never, res as never, write);
+    // A visitor's answer is shared: compressed once, then sent as it is.
+    body.encoded[encoding] ??= compressOnce(json, encoding);
+    const bytes = body.encoded[encoding];
+    res.writeHead(200, { 'cache-control': 'no-store', 'content-type': 'application/json', 'Content-Encoding': encoding, 'Content-Length': bytes.length, Vary: 'Accept-Encoding' });
+    res.end(bytes);
   };
   (async () => {
     const member = token ? await memberForSession(deps, site, token) : undefined;

@@ -218,18 +218,24 @@ async function sharedPage(app: AppContext, site: Site, f: Filters, page: number,
   });
 }
 
-const visitorBodies = sharedCache<string>();
+/** A serialised answer, with its compressed forms once someone asked for them. */
+export interface SharedBody {
+  json: string;
+  encoded: { br?: Buffer; gzip?: Buffer };
+}
+
+const visitorBodies = sharedCache<SharedBody>();
 
 /**
  * The JSON answer of GET /api/search.php for a visitor (no viewer): the same for every visitor of the
  * site, so it is kept serialised (see sharedCache; its results and similar profiles are re-checked on
- * every use). Byte for byte `JSON.stringify(await searchProfiles(app, site, null, filters))`.
+ * every use). `json` is byte for byte `JSON.stringify(await searchProfiles(app, site, null, filters))`.
  */
-export async function visitorSearchBody(app: AppContext, site: Site, filters: SearchQuery): Promise<string> {
+export async function visitorSearchBody(app: AppContext, site: Site, filters: SearchQuery): Promise<SharedBody> {
   const now = app.clock.now();
   return visitorBodies(app, site, sharedKey(site, filters, filters.page ?? 1, now), async () => {
     const result = await searchProfiles(app, site, null, filters);
-    return { value: JSON.stringify(result), ids: [...result.results, ...result.similar].map((c) => c.id) };
+    return { value: { json: JSON.stringify(result), encoded: {} }, ids: [...result.results, ...result.similar].map((c) => c.id) };
   });
 }
 
