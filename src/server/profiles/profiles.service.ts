@@ -122,16 +122,23 @@ async function excludedMatches(app: AppContext, site: Site, viewerProfileId: num
   return rows.map((r) => r.id);
 }
 
-/** How many of these profiles (ids as a JSON array) may be listed on the site: one precompiled statement. */
+/**
+ * How many of these profiles (ids as a JSON array) may be listed on the site: one precompiled statement.
+ * It walks the ids and looks each one up by primary key (`cross join` keeps that order in SQLite even
+ * without planner statistics; with `id in (…)` an un-analysed database scanned the whole site's index:
+ * 1.6 ms at 20,000 profiles instead of 0.02 ms).
+ */
 const listedCount = {
   sqlite: hotQuery<[string, string], { n: number }>(
-    (db, ids, siteId) => db.selectFrom('profiles').select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('profiles.id', 'in', sql<number>`(select value from json_each(${ids}))`).where((eb) => visibleTo(eb, siteId, null)),
+    (db, ids, siteId) => db.selectFrom(sql<{ value: number }>`json_each(${ids})`.as('j')).crossJoin('profiles')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where((eb) => eb.and([eb('profiles.id', '=', eb.ref('j.value')), visibleTo(eb as never, siteId, null)])),
     ['\u0000ids', '\u0000site'],
   ),
   postgres: hotQuery<[string, string], { n: number }>(
-    (db, ids, siteId) => db.selectFrom('profiles').select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('profiles.id', 'in', sql<number>`(select value::int from json_array_elements_text(${ids}::json))`).where((eb) => visibleTo(eb, siteId, null)),
+    (db, ids, siteId) => db.selectFrom(sql<{ value: string }>`json_array_elements_text(${ids}::json)`.as('j')).crossJoin('profiles')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where((eb) => eb.and([eb('profiles.id', '=', sql<number>`${eb.ref('j.value')}::int`), visibleTo(eb as never, siteId, null)])),
     ['\u0000ids', '\u0000site'],
   ),
 };
