@@ -5,8 +5,8 @@
 // lost and duplicate deliveries (exit code 1 unless both are 0), memory per connection, and
 // requests/s of the send call at full speed beside a bare node:http server (same run).
 //
-// The load generator (SSE clients and senders) runs in a worker thread of the same process, so
-// the main thread's V8 heap is the server's alone; RSS covers both sides.
+// The load generator (SSE clients and senders) runs in a child process, so the server's heap and
+// RSS are its own, and 10,000 streams (20,000 sockets) fit two processes' file limits.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, type IncomingMessage, type ClientRequest, createServer, request } from 'node:http';
@@ -16,7 +16,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { type ChildProcess, fork } from 'node:child_process';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 2000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
@@ -95,8 +95,12 @@ function stats(list: number[]): Stats {
   return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] };
 }
 
-if (isMainThread) await runServerSide();
-else await runLoadGenerator(workerData as WorkerInput);
+if (process.env.BENCH_LOAD_GENERATOR !== '1') await runServerSide();
+else {
+  // The child gets its input as the first message from the server side.
+  const input = await new Promise<WorkerInput>((resolve) => process.once('message', (msg) => resolve(msg as WorkerInput)));
+  await runLoadGenerator(input);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Main thread: the app and the bare server.
@@ -104,10 +108,9 @@ else await runLoadGenerator(workerData as WorkerInput);
 async function runServerSide() {
   const started = performance.now();
   const loadAvgBefore = loadavg();
-  const [{ default: pino }, { getRequestListener }, { createApi }, { createAppContext }, { readConfig }, { createEventBus }, tokens] = await Promise.all([
+  const [{ default: pino }, { createApiNodeListener }, { createAppContext }, { readConfig }, { createEventBus }, tokens] = await Promise.all([
     import('pino'),
-    import('@hono/node-server'),
-    import('../src/server/api/app'),
+    import('../src/server/api/node-listener'),
     import('../src/server/app-context'),
     import('../src/server/config'),
     import('../src/server/events/bus'),
@@ -185,8 +188,8 @@ async function runServerSide() {
   const membersMs = performance.now() - t0;
 
   // The API on a real port, as src/server/main.ts mounts it.
-  const api = getRequestListener(createApi(app).fetch);
-  const server = createServer((req, res) => void api(req, res));
+  const api = createApiNodeListener(app);
+  const server = createServer((req, res) => api(req, res));
   server.keepAliveTimeout = 60_000;
   server.listen({ host: '127.0.0.1', port: 0, backlog: 4096 });
   await new Promise((resolve) => server.once('listening', resolve));
@@ -237,7 +240,7 @@ async function runServerSide() {
         const deadline = performance.now() + 5000;
         while (openSubscriptions > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
         subscriptionsAfterClose = openSubscriptions;
-        worker.postMessage({ type: 'mem', mem: { rss: 0, serverHeap: 0, clientHeap: 0 } } satisfies ToWorker);
+        worker.send({ type: 'mem', mem: { rss: 0, serverHeap: 0, clientHeap: 0 } } satisfies ToWorker);
       }
       return;
     }
@@ -245,7 +248,7 @@ async function runServerSide() {
       fullGc();
       const mem = { rss: process.memoryUsage().rss, serverHeap: process.memoryUsage().heapUsed, clientHeap: msg.clientHeap };
       marks[msg.label] = mem;
-      worker.postMessage({ type: 'mem', mem } satisfies ToWorker);
+      worker.send({ type: 'mem', mem } satisfies ToWorker);
       return;
     }
     result = msg.result;
@@ -277,7 +280,7 @@ async function runServerSide() {
   console.log(`delivery to recipient: p50 ${ms(r.paced.latency.p50)}  p99 ${ms(r.paced.latency.p99)}  max ${ms(r.paced.latency.max)}  (aim p99 < ${AIM_P99_MS} ms: ${r.paced.latency.p99 < AIM_P99_MS ? 'yes' : 'no'})`);
   console.log(`lost ${r.paced.lost}  duplicates ${r.paced.duplicates}  misrouted ${r.paced.misrouted}  (after ${DRAIN_MS / 1000} s drain; sender echoes ${r.paced.senderEchoes})`);
   console.log(`server event-loop lag during paced sends: p50 ${ms(lag(loopDelay.percentile(50)))} p99 ${ms(lag(loopDelay.percentile(99)))} max ${ms(lag(loopDelay.max))}`);
-  console.log(`memory per SSE connection: process RSS +${kb((connected.rss - before.rss) / CLIENTS)}, server heap +${kb((connected.serverHeap - before.serverHeap) / CLIENTS)}, client heap +${kb((connected.clientHeap - before.clientHeap) / CLIENTS)} (after gc; clients live in this process)`);
+  console.log(`memory per SSE connection: process RSS +${kb((connected.rss - before.rss) / CLIENTS)}, server heap +${kb((connected.serverHeap - before.serverHeap) / CLIENTS)}, client heap +${kb((connected.clientHeap - before.clientHeap) / CLIENTS)} (after gc; the clients run in a child process)`);
   console.log(`after closing: open subscriptions ${subscriptionsAfterClose}, server connections ${connections}, server heap ${kb(closed.serverHeap - before.serverHeap)} vs before, events published ${published}, events delivered out of id order ${r.idRegressions}, streams closed early ${r.streamsClosedEarly}`);
   const line = (name: string, m: MaxReport) => `${name.padEnd(34)} ${m.rps.toFixed(0).padStart(6)} req/s  p50 ${ms(m.http.p50)}  p99 ${ms(m.http.p99)}  errors ${m.errors}`;
   console.log(`\nfull speed, ${POOL} keep-alive connections, ${MAX_SECONDS} s each (app with the ${CLIENTS} streams open)`);
@@ -310,20 +313,22 @@ async function runServerSide() {
   }
 }
 
-/** Starts this file again as a worker thread (tsx registered there too). */
-function startWorker(data: WorkerInput): Promise<Worker> {
-  const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((api) => { api.register(); return import(${JSON.stringify(import.meta.url)}); })`;
-  const worker = new Worker(boot, { eval: true, workerData: data });
-  return Promise.resolve(worker);
+/** Starts this file again as the load-generating child process (under tsx) and hands it its input. */
+function startWorker(data: WorkerInput): Promise<ChildProcess> {
+  const child = fork(new URL(import.meta.url).pathname, [], {
+    execArgv: ['--import', 'tsx', '--expose-gc'], env: { ...process.env, BENCH_LOAD_GENERATOR: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  child.send(data);
+  return Promise.resolve(child);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Worker thread: SSE clients and senders.
 
 async function runLoadGenerator({ appPort, barePort, members }: WorkerInput) {
-  const port = parentPort as NonNullable<typeof parentPort>;
+  const port = { postMessage: (msg: ToMain) => process.send?.(msg) };
   const waiting: ((mem: Mem) => void)[] = [];
-  port.on('message', (msg: ToWorker) => waiting.shift()?.(msg.mem));
+  process.on('message', (msg: ToWorker) => waiting.shift()?.(msg.mem));
   const mem: Record<string, Mem> = {};
   const mark = (label: string) => {
     fullGc();
@@ -559,6 +564,6 @@ async function runLoadGenerator({ appPort, barePort, members }: WorkerInput) {
     phase('closed');
   });
   await mark('closed');
-  port.postMessage({ type: 'result', result: { connectMs, streamErrors, streamsClosedEarly, idRegressions, paced, full, appMax, bareMax, mem } } satisfies ToMain);
-  port.close();
+  // Exit once the result has left (the server side waits for this process to end).
+  process.send?.({ type: 'result', result: { connectMs, streamErrors, streamsClosedEarly, idRegressions, paced, full, appMax, bareMax, mem } } satisfies ToMain, () => process.exit(0));
 }

@@ -20,9 +20,13 @@ export async function launchChromium() {
 export async function audit(chrome, url, extraHeaders) {
   const results = [];
   for (let i = 0; i < RUNS; i++) {
-    const runner = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES, extraHeaders, disableStorageReset: false });
-    const lhr = runner.lhr;
-    if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    let lhr;
+    // A trace Lighthouse could not record (NO_NAVSTART and the like, on a busy machine) is run again, twice at most.
+    for (let attempt = 0; ; attempt++) {
+      lhr = (await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES, extraHeaders })).lhr;
+      if (!lhr.runtimeError) break;
+      if (attempt === 2) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    }
     const scripts = lhr.audits['resource-summary']?.details?.items?.find((item) => item.resourceType === 'script');
     const score = (id) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
     results.push({

@@ -3,8 +3,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { getRequestListener } from '@hono/node-server';
-import { createApi } from './api/app';
+import { createApiNodeListener } from './api/node-listener';
 import { type AppContext, createAppContext } from './app-context';
 import { type Config, readConfig } from './config';
 import { createRequestContext, isSecureRequest, parseCookies, requestEndpoint } from './context/request-context';
@@ -14,8 +13,6 @@ import { baseSecurityHeaders, NON_HTML_CSP } from './security-headers';
 import { pruneEvents } from './events/events.service';
 import { type AccountsDeps, describeUser, eraseExpiredAccounts, memberForSession } from './accounts/accounts.service';
 import { AUTH_COOKIE } from './api/session';
-import { answerSessionUser } from './api/session-user';
-import { answerSearch } from './api/search-fast';
 import { createCompression } from './api/compression';
 import { StaticLayer } from './static/static-layer';
 import { keepVisitTracking } from './tracking/tracking.service';
@@ -51,12 +48,13 @@ export async function startServer(config: Config = readConfig(), overrides: Part
   const staticLayer = new StaticLayer(config.clientDir, app.sites, config);
   const loaded = staticLayer.load();
   app.logger.info({ files: loaded }, 'static files in memory');
-  const api = getRequestListener(createApi(app).fetch);
   const uploads = createUploadHandler(app);
   const astro = await loadAstroHandler();
   // HTML pages replace the CSP with one that lists their inline scripts (src/middleware.ts).
   const accounts: AccountsDeps = { app, mailer: app.mailer, limits: app.limits };
   const compress = createCompression();
+  // The search fast path may send a visitor's answer in the brotli/gzip form this compression would make.
+  const api = createApiNodeListener(app, (req, res, next) => void compress(req as never, res as never, next), { encodesLikeAround: true });
   const securityHeaders = (secure: boolean) => ({ ...baseSecurityHeaders(secure), 'Content-Security-Policy': NON_HTML_CSP });
   const headersBySecurity = { true: securityHeaders(true), false: securityHeaders(false) };
 
@@ -76,10 +74,7 @@ export async function startServer(config: Config = readConfig(), overrides: Part
     if (!url.startsWith('/api/')) keepVisitTracking(req, res, secure);
     if (staticLayer.handle(req, res, endpoint)) return;
     for (const [name, value] of Object.entries(secure ? headersBySecurity.true : headersBySecurity.false)) res.setHeader(name, value);
-    const toApi = () => void compress(req as never, res as never, () => void api(req, res));
-    if (answerSessionUser(accounts, app.sites, req, res, endpoint, toApi)) return;
-    if (answerSearch(accounts, app.sites, req, res, endpoint, compress, toApi)) return;
-    if (url.startsWith('/api/') || url === '/api') return toApi();
+    if (url.startsWith('/api/') || url === '/api') return api(req, res, endpoint);
     const ctx = createRequestContext(app.sites, { headers: req.headers }, config, endpoint);
     if (url.startsWith('/uploads/')) return void uploads(req, res);
     const fail = (err: unknown) => {

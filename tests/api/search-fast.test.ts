@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { getRequestListener } from '@hono/node-server';
@@ -118,7 +118,9 @@ for (const dialect of DIALECTS) {
           handedOn++;
           void compress(req as never, res as never, () => void api(req, res));
         };
-        if (!answerSearch(deps, t.app.sites, req, res, endpoint, compress, toApi)) toApi();
+        const around = (q: IncomingMessage, r: ServerResponse, next: () => void) => void compress(q as never, r as never, next);
+        // As createApiNodeListener(app, compression, { encodesLikeAround: true }) in the server entry.
+        if (!answerSearch(deps, t.app.sites, req, res, endpoint, { around, encodes: true }, toApi)) toApi();
       });
       await Promise.all([viaHono, fast].map((s) => new Promise<void>((r) => s.listen(0, '127.0.0.1', r))));
     });

@@ -14,8 +14,9 @@ async function createMember(request: APIRequestContext, name: string, gender: 'm
   const email = `${name.toLowerCase()}-${Date.now()}@example.com`;
   const res = await request.post('/api/signup.php', { data: { email, name, password: PASSWORD, date_of_birth: birth, gender } });
   expect(res.status()).toBe(200);
+  const profileId = ((await res.json()) as { user: { profile: { id: number } } }).user.profile.id;
   await request.get('/api/logout.php', { headers: { 'sec-fetch-site': 'same-origin' } });
-  return { email, name };
+  return { email, name, profileId };
 }
 
 async function login(page: Page, email: string, password = PASSWORD) {
@@ -177,6 +178,7 @@ test('a member fills the whole profile and uploads a photo; a moderator approves
   }
   await page.getByLabel(tr('en', 'interest.wine')).check();
   await page.getByLabel(tr('en', 'interest.hiking')).check();
+  await page.getByRole('textbox', { name: t('profile.note_about') }).fill('Hiking on Sundays,\nwine on Fridays.');
   await page.getByRole('button', { name: t('myprofile.save') }).click();
   await expect(page.getByText(t('myprofile.saved'))).toBeVisible();
   const png = await sharp({ create: { width: 500, height: 500, channels: 3, background: '#e67' } }).png().toBuffer();
@@ -186,6 +188,7 @@ test('a member fills the whole profile and uploads a photo; a moderator approves
   await page.reload();
   await expect(page.getByLabel(t('signup.label_city'))).toHaveValue('Amersfoort');
   await expect(page.getByLabel(tr('en', 'interest.wine'))).toBeChecked();
+  await expect(page.getByRole('textbox', { name: t('profile.note_about') })).toHaveValue('Hiking on Sundays,\nwine on Fridays.');
 
   const mod = await browser.newContext({ baseURL });
   const modPage = await mod.newPage();
@@ -203,6 +206,11 @@ test('a member fills the whole profile and uploads a photo; a moderator approves
   await mod.close();
   await page.reload();
   await expect(page.locator('[data-photo-status="active"]')).toBeVisible();
+  // The profile shows the note the site lists (visible_profile_notes), line breaks kept.
+  await page.goto(`/members/${me.profileId}`);
+  const note = page.locator('[data-note="about"]');
+  await expect(note.getByRole('heading', { name: t('profile.note_about') })).toBeVisible();
+  await expect(note).toContainText(/Hiking on Sundays,\s+wine on Fridays\./);
 });
 
 test('with permission, the browser position fills country, region and city', async ({ browser, baseURL, request }) => {

@@ -8,7 +8,7 @@ import type { RequestEndpoint } from '../context/request-context';
 import { parseCookies } from '../context/request-context';
 import { type SharedBody, searchProfiles, visitorSearchBody } from '../profiles/profiles.service';
 import type { SiteRegistry } from '../sites/site-registry';
-import { COMPRESS_THRESHOLD, compressOnce, type createCompression, plainEncoding } from './compression';
+import { COMPRESS_THRESHOLD, compressOnce, plainEncoding } from './compression';
 import { AUTH_COOKIE } from './session';
 
 const PATH = '/api/search.php';
@@ -63,7 +63,8 @@ export function answerSearch(
   req: IncomingMessage,
   res: ServerResponse,
   endpoint: RequestEndpoint,
-  compress: ReturnType<typeof createCompression>,
+  /** `around`: what wraps a Hono answer (compression in the server); `encodes`: it is createCompression(). */
+  wrap: { around: (req: IncomingMessage, res: ServerResponse, next: () => void) => void; encodes: boolean },
   fallback: () => void,
 ): boolean {
   const url = req.url ?? '';
@@ -82,9 +83,10 @@ export function answerSearch(
       res.end(json);
     };
     // What the API's compression does: only a body above its threshold, for a client that asks.
-    const encoding = length < COMPRESS_THRESHOLD ? null : plainEncoding(req.headers['accept-encoding']);
+    // Without createCompression around (tests, benches), the answer goes through `around` as Hono's would.
+    const encoding = !wrap.encodes ? undefined : length < COMPRESS_THRESHOLD ? null : plainEncoding(req.headers['accept-encoding']);
     if (encoding === null) return write();
-    if (encoding === undefined || typeof body === 'string') return compress(req as never, res as never, write);
+    if (encoding === undefined || typeof body === 'string') return wrap.around(req, res, write);
     // A visitor's answer is shared: compressed once, then sent as it is.
     body.encoded[encoding] ??= compressOnce(json, encoding);
     const bytes = body.encoded[encoding];

@@ -7,8 +7,7 @@ import * as v from 'valibot';
 import { DeleteChatSchema, ReadChatSchema, SendMessageSchema } from '../../../shared/chat.contract';
 import type { AppContext } from '../../app-context';
 import * as chat from '../../chat/chat.service';
-import type { BusEvent } from '../../events/bus';
-import { eventsSince } from '../../events/events.service';
+import { EVENTS_PATH, openEventStream, resumePoint } from '../../events/event-stream';
 import { listLikes, nextPendingLike } from '../../likes/likes.service';
 import { jsonError } from '../http-errors';
 import { handler, requireUser, ruleErrorResponse } from '../session';
@@ -21,8 +20,6 @@ const OpenQuery = v.union([
 ]);
 const ImageTarget = v.union([v.object({ conversation: Id }), v.object({ profile_id: Id })]);
 const ClientId = v.pipe(v.string(), v.minLength(8), v.maxLength(64), v.regex(/^[A-Za-z0-9-]+$/));
-/** Comment line that keeps proxies from closing an idle stream. */
-const HEARTBEAT_MS = 25_000;
 
 /** Chats, messages, gifts, chat images, likes lists, auto-like and the realtime event stream. */
 export function chatRoutes(app: AppContext) {
@@ -76,49 +73,23 @@ export function chatRoutes(app: AppContext) {
   routes.get('/auto-like.php', handler({ member: true }, async (c, _b, user) => c.json(await nextPendingLike(app, c.var.ctx.site, user))));
 
   /**
-   * Server-Sent Events for the member's open tabs. A reconnect sends Last-Event-ID and gets what it
-   * missed from the event log; the bus subscription starts first so nothing falls between the two.
+   * Server-Sent Events for the member's open tabs, for in-process callers (the tests). The server
+   * answers this path on node:http before Hono (src/server/api/event-stream-route.ts), with the same core.
    */
-  routes.get('/events.php', async (c) => {
+  routes.get(EVENTS_PATH.slice('/api'.length), async (c) => {
     const denied = requireUser(c);
     if (denied) return denied;
     const user = c.var.user!;
-    const given = c.req.header('last-event-id') ?? c.req.query('last_event_id');
-    const resumeFrom = given && /^\d{1,15}$/.test(given) ? Number(given) : null;
+    const resumeFrom = resumePoint(c.req.header('last-event-id'), c.req.query('last_event_id'));
     c.header('X-Accel-Buffering', 'no');
     return streamSSE(c, async (stream) => {
-      const buffered: BusEvent[] = [];
-      let live = false;
-      let closed = false;
-      // Ids replayed from the log, so the same event arriving on the bus is not sent twice. Not a
-      // high-water mark: concurrent transactions commit (and publish) out of id order, and skipping
-      // every id below the last one sent dropped those events for good (PostgreSQL, bench/chat.ts).
-      const replayed = new Set<number>();
-      const write = (event: BusEvent) => {
-        if (closed || replayed.has(event.id)) return;
-        void stream.writeSSE({ id: String(event.id), event: event.type, data: event.data }).catch(() => undefined);
-      };
-      const subscription = app.bus.subscribe(user.id, (event) => (live ? write(event) : buffered.push(event)));
+      const events = openEventStream(app, user.id, resumeFrom, { write: (chunk) => void stream.write(chunk).catch(() => undefined) });
       const done = new Promise<void>((resolve) => stream.onAbort(() => {
-        closed = true;
-        subscription.close();
+        events.close();
         resolve();
       }));
-      await subscription.ready;
-      await stream.writeSSE({ event: 'ready', data: '{}', retry: 3000 });
-      if (resumeFrom !== null) {
-        for (const event of await eventsSince(app.db.db, user.id, resumeFrom)) {
-          write(event);
-          replayed.add(event.id);
-        }
-      }
-      // Only events published after the subscription started are buffered: all new to this connection.
-      for (const event of buffered.sort((a, b) => a.id - b.id)) write(event);
-      buffered.length = 0;
-      live = true;
-      const heartbeat = setInterval(() => void stream.write(': ping\n\n').catch(() => undefined), HEARTBEAT_MS);
+      await events.ready;
       await done;
-      clearInterval(heartbeat);
     }, async (err, stream) => {
       app.logger.warn({ err }, 'event stream failed');
       await stream.close();
