@@ -168,6 +168,9 @@ for (const dialect of DIALECTS) {
       expect((await get(fast, '/api/search.php?gender=female', tracked)).status).toBe(200);
       expect(seen(await get(fast, '/api/search.php?gender=female', tracked))).toEqual(seen(await get(viaHono, '/api/search.php?gender=female', tracked)));
       expect((await get(fast, '/api/search.php?gender=female', { ...tracked, host: 'gay.localhost' })).status).toBe(403);
+      // A host no site lists: whatever Hono answers (421 in production, the default site in a demo).
+      const unknown = await get(fast, '/api/search.php?gender=female', { host: 'elsewhere.example' });
+      expect(seen(unknown)).toEqual(seen(await get(viaHono, '/api/search.php?gender=female', { host: 'elsewhere.example' })));
     });
 
     it('never lists the viewer, blocked members either way, or a profile hidden by another process', async () => {

@@ -70,7 +70,8 @@ export function answerSearch(
   const url = req.url ?? '';
   if (req.method !== 'GET' || !url.startsWith(PATH) || (url.length > PATH.length && url[PATH.length] !== '?')) return false;
   const filters = plainSearchFilters(url.slice(PATH.length + 1));
-  if (!filters) return false;
+  // An unknown host gets Hono's 421 (the server entry refuses it before, other listeners may not).
+  if (!filters || !sites.knowsHost(endpoint.host)) return false;
   const { app } = deps;
   const site = sites.forHost(endpoint.host);
   const cookies = parseCookies(req.headers.cookie);
