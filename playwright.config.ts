@@ -9,6 +9,8 @@ const launchOptions = {
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  // The README screenshots run only through `npm run screenshots` (SCREENSHOTS=1).
+  testIgnore: process.env.SCREENSHOTS ? [] : ['**/screenshots.spec.ts'],
   globalSetup: './tests/e2e/global-setup.ts',
   fullyParallel: true,
   workers: 2,

@@ -2,10 +2,18 @@ import { glob } from 'astro/loaders';
 import { defineCollection, z } from 'astro:content';
 import { loadSites } from './server/sites/site-registry';
 
-/** Legal and help pages: content/pages/<locale>/<page>.md. */
+/** Legal and help pages: content/pages/<locale>/<page>.md (editors: docs/EDITORS.md). */
 const pages = defineCollection({
   loader: glob({ pattern: '*/*.md', base: './content/pages' }),
-  schema: z.object({ title: z.string(), description: z.string().max(200) }),
+  schema: z.object({
+    title: z.string(),
+    description: z.string().max(200),
+    /**
+     * terms.md only (required there): the moment this version of the terms applies from, ISO 8601 in
+     * UTC, e.g. '2023-12-01T12:00:00Z'. Shown as {{terms_date}} (a site added later shows its own date).
+     */
+    version_date: z.union([z.date(), z.string().datetime({ offset: true })]).transform((d) => new Date(d).toISOString()).optional(),
+  }).strict(),
 });
 
 /** Branded sites: content/sites/<id>.yaml, validated by the same valibot schema the server uses. */

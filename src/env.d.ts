@@ -9,3 +9,9 @@ declare namespace App {
     pageProblem?: import('./server/pages/request-guard').PageRequestProblem;
   }
 }
+
+/** mjml 4.x (CommonJS, synchronous); only what src/server/mail uses. */
+declare module 'mjml' {
+  interface MjmlResult { html: string; errors: { formattedMessage: string }[] }
+  export default function mjml2html(source: string, options?: { validationLevel?: 'strict' | 'soft' | 'skip'; keepComments?: boolean }): MjmlResult;
+}

@@ -8,6 +8,7 @@ import { createMailer, type Mailer } from './mail/mailer';
 import { createEventBus, type EventBus } from './events/bus';
 import { SessionCache } from './accounts/session-cache';
 import { createPushService, type PushService } from './push/push.service';
+import { Presence } from './notifications/presence';
 import { SiteRegistry, loadSites } from './sites/site-registry';
 import { createPaymentsRuntime, type PaymentsRuntime } from './payments/payments.runtime';
 
@@ -36,6 +37,8 @@ export interface AppContext {
   push: PushService;
   /** Payment provider (Mollie or the local one) and the SMS sender for direct debit. */
   payments: PaymentsRuntime;
+  /** Which members have an open tab (SSE stream) in any process: notification mails wait for them. */
+  presence: Presence;
   close(): Promise<void>;
 }
 
@@ -51,7 +54,9 @@ export async function createAppContext(config: Config, overrides: Partial<AppCon
   const push = overrides.push ?? (await createPushService(db, sites, logger));
   const payments = overrides.payments ?? createPaymentsRuntime({ config, db, clock, logger });
   const sessions = overrides.sessions ?? new SessionCache(db.writes, bus, config.sessionCacheMs);
+  const presence = overrides.presence ?? new Presence(db.db, clock);
   return {
+    presence,
     payments,
     sessions,
     config,
@@ -69,6 +74,9 @@ export async function createAppContext(config: Config, overrides: Partial<AppCon
       await store.close();
       await bus.close();
       await push.idle();
+      await presence.stop();
+      // What the CLIs and a stopping server wrote is on disk before the handle goes.
+      await db.durable().catch(() => undefined);
       await db.db.destroy();
     },
   };

@@ -34,6 +34,8 @@ export interface Config {
   logLevel: string;
   seedOnEmpty: boolean;
   seedProfiles: number;
+  /** JOBS=0: this process runs no background jobs (another process does). */
+  jobsEnabled: boolean;
   affiliateApiKey: string | null;
   /** site-id:email pairs that get the staff role on start (STAFF_EMAILS). */
   staffEmails: { siteId: string; email: string; role: StaffRole }[];
@@ -86,6 +88,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Production never seeds unless asked, and even then never the demo logins (see seed.ts).
     seedOnEmpty: production ? env.SEED_ON_EMPTY === '1' : env.SEED_ON_EMPTY !== '0',
     seedProfiles: Number(env.SEED_PROFILES ?? 2000),
+    jobsEnabled: env.JOBS !== '0',
     affiliateApiKey: env.AFFILIATE_API_KEY || null,
     staffEmails: (env.STAFF_EMAILS ?? '')
       .split(',')

@@ -10,8 +10,9 @@ import { createRequestContext, isSecureRequest, parseCookies, requestEndpoint } 
 import { DEMO_PASSWORD, demoMembers, seedIfEmpty } from './db/seed';
 import { fallbackErrorPage } from './errors/fallback-page';
 import { baseSecurityHeaders, NON_HTML_CSP } from './security-headers';
-import { pruneEvents } from './events/events.service';
-import { type AccountsDeps, describeUser, eraseExpiredAccounts, memberForSession } from './accounts/accounts.service';
+import { createJobRunner } from './jobs/jobs';
+import { unsubscribeSecret } from './notifications/unsubscribe';
+import { type AccountsDeps, describeUser, memberForSession } from './accounts/accounts.service';
 import { AUTH_COOKIE } from './api/session';
 import { createCompression } from './api/compression';
 import { StaticLayer } from './static/static-layer';
@@ -106,6 +107,8 @@ export async function startServer(config: Config = readConfig(), overrides: Part
     const pageProblem = pageRequestProblem(req) ?? undefined;
     if (pageProblem) req.url = REQUEST_ERROR_PATH;
     const token = parseCookies(req.headers.cookie)[AUTH_COOKIE];
+    // A form post (login, signup without JavaScript …) is answered once its writes are on disk.
+    if (req.method !== 'GET' && req.method !== 'HEAD') holdEndUntilDurable(res, app);
     compress(req as never, res as never, () =>
       memberForSession(accounts, ctx.site, token)
         .then(async (member) => {
@@ -123,16 +126,12 @@ export async function startServer(config: Config = readConfig(), overrides: Part
     );
   });
 
-  // Personal data of accounts deleted more than 14 days ago is erased for good, hourly.
-  // Realtime events older than the resync window go too.
-  const erase = () =>
-    eraseExpiredAccounts(app)
-      .then((n) => n > 0 && app.logger.info({ erased: n }, 'erased deleted accounts'))
-      .then(() => pruneEvents(app.db.db, app.clock.now()))
-      .catch((err) => app.logger.error({ err }, 'hourly clean-up failed'));
-  void erase();
-  const eraser = setInterval(erase, 60 * 60 * 1000);
-  eraser.unref();
+  // Erasure of deleted accounts, event pruning and notification mails run from the job runner
+  // (src/server/jobs): queued in the database, so they survive restarts and run once across processes.
+  const jobs = createJobRunner(app);
+  // The unsubscribe key exists from the first start, as the VAPID keys do.
+  await unsubscribeSecret(app.db.db);
+  if (config.jobsEnabled) jobs.start();
 
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   // The offline city index takes a moment to build: do it now rather than on the first geocode request.
@@ -151,7 +150,7 @@ export async function startServer(config: Config = readConfig(), overrides: Part
     app,
     url,
     async close() {
-      clearInterval(eraser);
+      await jobs.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Event streams never end by themselves.
       server.closeAllConnections();
@@ -159,6 +158,18 @@ export async function startServer(config: Config = readConfig(), overrides: Part
       await app.close();
     },
   };
+}
+
+/** Delays the end of a response until the database says every write before it is on disk. */
+function holdEndUntilDurable(res: ServerResponse, app: AppContext) {
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.end = ((...args: unknown[]) => {
+    app.db.durable().then(() => end(...args), (err) => {
+      app.logger.error({ err }, 'could not make a write durable');
+      res.destroy(err as Error);
+    });
+    return res;
+  }) as typeof res.end;
 }
 
 const entryScript = process.argv[1] ? path.basename(process.argv[1]) : "";

@@ -28,8 +28,6 @@ export const LOW_CREDITS_THRESHOLD = 10;
 export const PREMIUM_CHANCE_PERCENT = 46;
 export const MIN_AGE = 18;
 export const DESIGN_VERSION = 1;
-/** Terms version date unless the company was added later. */
-export const TERMS_VERSION_DATE = '2023-12-01T12:00:00Z';
 
 /** localStorage keys that hold a dismissal timestamp. */
 export const DISMISS_KEYS = {
@@ -95,9 +93,13 @@ export function cleanPhone(phone: string): string {
   return phone.replace(/[\s-]+/g, '');
 }
 
-/** Terms version: 2023-12-01 12:00 UTC, or the company's added date if later. */
-export function termsVersionDate(companyAdded: string | null | undefined): Date {
-  const base = new Date(TERMS_VERSION_DATE);
+/**
+ * Terms version: the `version_date` of the locale's terms page (content/pages/<locale>/terms.md),
+ * or the company's added date if later.
+ */
+export function termsVersionDate(versionDate: string, companyAdded: string | null | undefined): Date {
+  const base = new Date(versionDate);
+  if (Number.isNaN(base.getTime())) throw new Error(`terms version_date is not a date: ${versionDate}`);
   if (!companyAdded) return base;
   const added = new Date(companyAdded);
   return Number.isNaN(added.getTime()) || added <= base ? base : added;

@@ -75,3 +75,8 @@ export interface SwipeDeck {
 
 /** GET /api/match-finder.php — the search filters plus up to 5 interests (comma separated). */
 export const MATCH_FINDER_MAX_INTERESTS = 5;
+
+/** A neutral silhouette shown for a profile without an approved photo. */
+export const PHOTO_PLACEHOLDER = '/placeholder-profile.svg';
+/** The address of an uploaded photo or avatar, or the placeholder when there is none. */
+export const photoUrl = (file: string | null | undefined): string => (file ? `/uploads/${file}` : PHOTO_PLACEHOLDER);

@@ -14,7 +14,8 @@ export const CompanySchema = v.object({
   address: v.string(),
   kvk: v.string(),
   city: v.string(),
-  country: v.string(),
+  /** ISO 3166-1 alpha-2 code (NL); pages show the country's name in their language. */
+  country: v.pipe(v.string(), v.regex(/^[A-Z]{2}$/, 'company.country must be an ISO 3166-1 alpha-2 code such as NL')),
   tradenames: v.array(v.string()),
   vat_numbers: v.array(v.string()),
   support_phone: v.string(),

@@ -1,4 +1,5 @@
 import { cleanPhone, MIN_AGE, REACTIVATION_DAYS, termsVersionDate } from './constants';
+import { countryName } from './geo/country-names';
 import { dateTag, type Locale } from './locales';
 import type { Site } from './site.schema';
 import { fictionalTexts } from './site-texts';
@@ -8,14 +9,14 @@ function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (ch) => ESCAPES[ch]);
 }
 
-/** Terms version date written for the locale, in UTC. */
-export function formatTermsDate(site: Site, locale: Locale): string {
+/** Terms version date (the terms page's `version_date`, or the company's added date) written for the locale, in UTC. */
+export function formatTermsDate(site: Site, locale: Locale, versionDate: string): string {
   return new Intl.DateTimeFormat(dateTag(locale), { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' })
-    .format(termsVersionDate(site.company.added)) + ' UTC';
+    .format(termsVersionDate(versionDate, site.company.added)) + ' UTC';
 }
 
 /** Values for the {{placeholders}} of content/pages (see content/pages/README.md). */
-export function pagePlaceholders(site: Site, locale: Locale): Record<string, string> {
+export function pagePlaceholders(site: Site, locale: Locale, termsVersion: string): Record<string, string> {
   const fictional = fictionalTexts(site, locale);
   return {
     site_name: site.name,
@@ -23,14 +24,14 @@ export function pagePlaceholders(site: Site, locale: Locale): Record<string, str
     company_name: site.company.name,
     company_address: site.company.address,
     company_city: site.company.city,
-    company_country: site.company.country,
+    company_country: countryName(site.company.country, locale),
     company_kvk: site.company.kvk,
     company_tradenames: site.company.tradenames.join(', '),
     company_vat_numbers: site.company.vat_numbers.join(', '),
     support_email: site.support_email,
     support_phone: cleanPhone(site.company.support_phone),
     refund_days: String(site.refund_days),
-    terms_date: formatTermsDate(site, locale),
+    terms_date: formatTermsDate(site, locale, termsVersion),
     min_age: String(MIN_AGE),
     fictional_singular: fictional.singular,
     fictional_plural: fictional.plural,

@@ -26,7 +26,7 @@ export interface SessionUser {
     id: number;
     name: string;
     status: 'active' | 'disabled' | 'deleted';
-    /** match_path: the address of the picture the match modal shows (SPEC §3 data model). */
+    /** match_path: the address of the picture the match modal shows (the main photo's square thumbnail; SPEC §3 data model). */
     main_image: { filename: string; thumb_filename: string; status: string; match_path: string } | null;
   };
 }
@@ -47,6 +47,3 @@ export const PushUnsubscribeSchema = v.object({ endpoint: v.pipe(v.string(), v.m
 export const PUSH_SERVICE_HOSTS = [/\.googleapis\.com$/, /\.mozilla\.com$/, /\.windows\.com$/, /\.push\.apple\.com$/];
 /** The query that turns user.php into the push-subscription call. */
 export const PUSH_PATH_QUERY = 'push=1';
-
-/** Address of a member's picture in the match modal: the square thumbnail of the main photo. */
-export const matchPath = (thumbFilename: string) => `/uploads/${thumbFilename}`;

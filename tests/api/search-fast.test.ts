@@ -200,6 +200,23 @@ for (const dialect of DIALECTS) {
       expect(listed(await get(fast, query))).toContain(emma.profileId);
     });
 
+    it('answers only once every write made before it is on disk, as every API answer', async () => {
+      const db = t.app.db as { durable(): Promise<void> };
+      const durable = db.durable;
+      let release: () => void = () => {};
+      db.durable = () => new Promise<void>((resolve) => { release = resolve; });
+      try {
+        let answered = false;
+        const pending = get(fast, '/api/search.php?gender=female').then((r) => { answered = true; return r; });
+        await new Promise((r) => setTimeout(r, 100));
+        expect(answered).toBe(false);
+        release();
+        expect((await pending).status).toBe(200);
+      } finally {
+        db.durable = durable;
+      }
+    });
+
     it('keeps sites apart: another site never gets this site\'s cached answer', async () => {
       const fay = await activeMember(t, 'Fayette', { gender: 'female', region: 'gelderland' });
       const query = '/api/search.php?gender=female&country=NL&countryregion=gelderland';

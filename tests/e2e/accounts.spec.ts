@@ -26,6 +26,8 @@ async function completeWizard(page: Page, email: string, inModal = false) {
     await expect(page.getByRole('dialog', { name: t('nav.signup') })).toBeVisible();
   }
   await expect(page.getByRole('heading', { name: t('signup.photo_title') })).toBeVisible({ timeout: 15_000 });
+  // The new member is logged in: the nav no longer offers to log in (on /signup it never does).
+  await expect(page.locator('[data-nav="login"]')).toBeHidden();
   await page.locator('input[type=file]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: await photo() });
   await expect(page.getByText(t('signup.photo_done'))).toBeVisible();
   await page.getByRole('button', { name: t('signup.next') }).click();
@@ -130,6 +132,7 @@ test('a member deletes the account, sees the alternatives first, and restores it
   const link = await linkFromMail(email, '/api/reactivate.php?token=');
   await page.goto(link.replace(/^https?:\/\/[^/]+/, ''));
   await expect(page).toHaveURL(/\/members\?reactivated=1$/);
+  await expect(page.getByRole('status').filter({ hasText: tr('en', 'members.reactivated') })).toBeVisible();
   await expect(page.getByLabel(tr('en', 'nav.account'))).toBeVisible();
 });
 

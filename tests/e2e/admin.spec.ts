@@ -1,11 +1,10 @@
 import type { APIRequestContext, Browser } from '@playwright/test';
-import { expect, test, tr } from './fixtures';
+import { expect, test, tr, tv } from './fixtures';
 import { linkFromMail } from './mail-server';
 import { login, makeStaff, staffLogin } from './staff';
 
 const PASSWORD = 'a long passphrase 42';
-const t = (key: string, vars: Record<string, string | number> = {}) =>
-  tr('en', key).replace(/\{\{(\w+)\}\}/g, (_m, name: string) => String(vars[name] ?? ''));
+const t = tv;
 
 interface Member { email: string; name: string; profileId: number }
 

@@ -8,14 +8,14 @@ const ROUTES = [
   '/members/{id}/landing3/{slug}', '/likes', '/likes/{slug}', '/likes/m/{id}', '/chats', '/chats/{id}', '/login', '/signup', '/signup-matches',
   '/complete-signup', '/reset-password', '/reset-password/do', '/activate/done', '/activate/error', '/mail-change/do', '/account-deleted',
   '/credits', '/credits/{id}/{slug}', '/credits/repeat-order', '/transactions/{id}', '/directdebit', '/premium', '/pricing', '/profile',
-  '/notifications', '/match-finder', '/swipe-game', '/lang-config', '/complaints', '/settings', '/moderation', '/terms', '/privacy',
+  '/notifications', '/unsubscribe', '/match-finder', '/swipe-game', '/lang-config', '/complaints', '/settings', '/moderation', '/terms', '/privacy',
   '/cookies', '/ban', '/faq', '/service', '/return-policy', '/{slug}', '/{slug}/{slug}', '/landers/tinderswipe', '/landers/{slug}/{slug}',
   '/dev/mailbox', '/dev/mailbox/{id}', '/request-error', '/404', '/500',
   '/admin', '/admin/login', '/admin/members', '/admin/members/{id}', '/admin/moderation', '/admin/inbox', '/admin/inbox/{id}', '/admin/fictional',
   '/admin/payments', '/admin/discounts', '/admin/audit', '/admin/forbidden',
 ];
 /** Pages whose forms post without script (the others render as on GET). */
-const FORM_POSTS = ['/login', '/signup', '/reset-password', '/reset-password/do', '/settings', '/profile', '/members/{id}', '/members/{id}/signup', '/match-finder', '/chats/{id}'];
+const FORM_POSTS = ['/login', '/signup', '/reset-password', '/reset-password/do', '/settings', '/profile', '/members/{id}', '/members/{id}/signup', '/match-finder', '/chats/{id}', '/unsubscribe'];
 const FIELDS = ['email', 'password', 'next', 'token', 'name', 'date_of_birth', 'network', 'gender', 'min_age', 'max_age', 'page', 'country', 'countryregion', 't', 'lb', 'api_signup_complete', 'conversation', 'q', 'status', 'method', 'from', 'to', 'user_id', 'edit', 'before'];
 
 /** Raw pieces of a URL: valid, percent-encoded, malformed encodings, control characters, traversal, unicode. */

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { expect, hydrated, skipEntryWarning, test, tr } from './fixtures';
+import { expect, hydrated, skipEntryWarning, test, tr, tv } from './fixtures';
 import { linkFromMail } from './mail-server';
 
 const PASSWORD = 'a long passphrase 42';
@@ -11,8 +11,7 @@ const SIGNUP_CREDITS = 20;
 const NO_CREDITS = 'You do not have enough credits to send this message';
 /** Realtime: a message shows on the other side this fast, without a reload. */
 const LIVE = { timeout: 1_000 };
-const t = (key: string, vars: Record<string, string | number> = {}) =>
-  tr('en', key).replace(/\{\{(\w+)\}\}/g, (_m, name: string) => String(vars[name] ?? ''));
+const t = tv;
 
 interface Member { email: string; name: string; password: string; profileId: number }
 

@@ -12,7 +12,14 @@ function catalog(locale: Locale) {
 export const PORT = Number(process.env.E2E_PORT ?? 4399);
 /** URL on one of the demo sites' local hosts. */
 export const onHost = (host: string, path = '/') => `http://${host}:${PORT}${path}`;
-export const tr = (locale: Locale, key: string) => catalog(locale)[key] ?? catalog('en')[key];
+/** A catalog text; a counted one (`key_one`, `key_other`…) in the plural form for `count` (default: other). */
+export const tr = (locale: Locale, key: string, count?: number) => {
+  const form = count === undefined ? 'other' : new Intl.PluralRules(locale).select(count);
+  return catalog(locale)[key] ?? catalog(locale)[`${key}_${form}`] ?? catalog('en')[key] ?? catalog('en')[`${key}_${form}`] ?? catalog('en')[`${key}_other`];
+};
+/** An English catalog text with its {{variables}} filled in (and the plural form for `count`). */
+export const tv = (key: string, vars: Record<string, string | number> = {}) =>
+  tr('en', key, typeof vars.count === 'number' ? vars.count : undefined).replace(/\{\{(\w+)\}\}/g, (_m, name: string) => String(vars[name] ?? ''));
 
 /** Accepts the adult-entry warning when it shows. */
 export async function acceptEntryWarning(page: Page, locale: Locale = 'en') {

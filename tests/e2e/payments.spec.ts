@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
-import { expect, hydrated, PORT, skipEntryWarning, test, tr } from './fixtures';
+import { expect, hydrated, PORT, skipEntryWarning, test, tr, tv } from './fixtures';
 import { linkFromMail } from './mail-server';
 
 const PASSWORD = 'a long passphrase 42';
@@ -8,8 +8,7 @@ const PASSWORD = 'a long passphrase 42';
 const BUNDLE = { id: 2, credits: 250 };
 const SIGNUP_CREDITS = 20;
 const REFUND_DAYS = 14;
-const t = (key: string, vars: Record<string, string | number> = {}) =>
-  tr('en', key).replace(/\{\{(\w+)\}\}/g, (_m, name: string) => String(vars[name] ?? ''));
+const t = tv;
 
 interface Member { email: string; name: string }
 

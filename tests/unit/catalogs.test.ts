@@ -1,22 +1,48 @@
 import { describe, expect, it } from 'vitest';
-import { CATALOGS } from '../../src/shared/i18n';
-import { LOCALES } from '../../src/shared/locales';
+import { CATALOGS, pluralForms } from '../../src/shared/i18n';
+import { LOCALE_TAGS, LOCALES } from '../../src/shared/locales';
 
 const en = CATALOGS.en;
 const vars = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
+const SUFFIX = /_(zero|one|two|few|many|other)$/;
+/** Keys with plural forms, by their base (i18next resolves `key` with `count` to `key_<category>`). */
+const pluralBases = Object.keys(en).filter((k) => k.endsWith('_other')).map((k) => k.replace(SUFFIX, ''));
+const isPlural = (k: string) => SUFFIX.test(k) && pluralBases.includes(k.replace(SUFFIX, ''));
+const categories = (locale: string) => new Intl.PluralRules(LOCALE_TAGS[locale as keyof typeof LOCALE_TAGS]).resolvedOptions().pluralCategories;
+/** The keys a locale must have: every plain key of en, and each plural base once per category of its language. */
+const expectedKeys = (locale: string) => [
+  ...Object.keys(en).filter((k) => !isPlural(k)),
+  ...pluralBases.flatMap((base) => categories(locale).map((c) => `${base}_${c}`)),
+].sort();
+
+describe('plural forms', () => {
+  it('every text that shows a {{count}} has plural forms', () => {
+    expect(Object.keys(en).filter((k) => !isPlural(k) && vars(en[k]).includes('count'))).toEqual([]);
+    expect(pluralBases.length).toBeGreaterThan(10);
+  });
+  it.each(LOCALES)('%s has exactly the plural forms its language needs (Intl.PluralRules)', (locale) => {
+    expect(Object.keys(CATALOGS[locale]).sort()).toEqual(expectedKeys(locale));
+  });
+  it('picks the right form for a count', () => {
+    expect(pluralForms('en', 'nav.new_likes_badge')).toEqual({ one: '{{count}} new like', other: '{{count}} new likes' });
+    expect(Object.keys(pluralForms('pl', 'nav.new_likes_badge')).sort()).toEqual(['few', 'many', 'one', 'other']);
+  });
+});
 
 describe.each(LOCALES.filter((l) => l !== 'en'))('catalog %s', (locale) => {
   const catalog = CATALOGS[locale];
+  /** The English text a key of this locale translates (a plural form: en's form for the same count). */
+  const english = (k: string) => en[k] ?? (isPlural(k) ? en[k.replace(SUFFIX, '_other')] : undefined);
   it('has every key of en and no others', () => {
-    expect(Object.keys(en).filter((k) => !(k in catalog))).toEqual([]);
-    expect(Object.keys(catalog).filter((k) => !(k in en))).toEqual([]);
+    expect(expectedKeys(locale).filter((k) => !(k in catalog))).toEqual([]);
+    expect(Object.keys(catalog).filter((k) => english(k) === undefined)).toEqual([]);
   });
   it('is a real translation, not mostly English', () => {
-    const same = Object.keys(en).filter((k) => catalog[k] === en[k]).length;
-    expect(same / Object.keys(en).length).toBeLessThan(0.2);
+    const same = Object.keys(catalog).filter((k) => catalog[k] === english(k)).length;
+    expect(same / Object.keys(catalog).length).toBeLessThan(0.2);
   });
   it('keeps every interpolation variable', () => {
-    const broken = Object.keys(en).filter((k) => k in catalog && vars(catalog[k]).join() !== vars(en[k]).join());
+    const broken = Object.keys(catalog).filter((k) => english(k) !== undefined && vars(catalog[k]).join() !== vars(english(k)).join());
     expect(broken).toEqual([]);
   });
   it('has no empty values', () => {

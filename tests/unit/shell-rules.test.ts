@@ -55,9 +55,11 @@ describe('constants', () => {
     expect(shouldReloadAfterChunkError(1000, 61_000)).toBe(true);
   });
   it('cleans the support phone of dashes and whitespace', () => expect(cleanPhone('+31 20-123 45 67')).toBe('+31201234567'));
-  it('dates the terms 2023-12-01 12:00 UTC unless the company was added later', () => {
-    expect(termsVersionDate('2022-01-01T00:00:00Z').toISOString()).toBe('2023-12-01T12:00:00.000Z');
-    expect(termsVersionDate('2024-03-15T09:00:00Z').toISOString()).toBe('2024-03-15T09:00:00.000Z');
-    expect(termsVersionDate(null).toISOString()).toBe('2023-12-01T12:00:00.000Z');
+  it('dates the terms by their version date unless the company was added later', () => {
+    const version = '2023-12-01T12:00:00Z';
+    expect(termsVersionDate(version, '2022-01-01T00:00:00Z').toISOString()).toBe('2023-12-01T12:00:00.000Z');
+    expect(termsVersionDate(version, '2024-03-15T09:00:00Z').toISOString()).toBe('2024-03-15T09:00:00.000Z');
+    expect(termsVersionDate(version, null).toISOString()).toBe('2023-12-01T12:00:00.000Z');
+    expect(() => termsVersionDate('soon', null)).toThrow();
   });
 });

@@ -20,13 +20,13 @@ if (dataTag?.textContent) {
   const data = JSON.parse(dataTag.textContent) as MemberShellData;
   setInitialUser(data.user);
 
-  $unreadTotal.subscribe((count) => renderBadge(document.querySelector('[data-nav="chats"]'), 'unread', count, data.labels.unread));
-  $newLikesTotal.subscribe((count) => renderBadge(document.querySelector('[data-nav="likes"]'), 'likes', count, data.labels.likes));
+  $unreadTotal.subscribe((count) => renderBadge(document.querySelector('[data-nav="chats"]'), 'unread', count, data.labels.unread, data.locale));
+  $newLikesTotal.subscribe((count) => renderBadge(document.querySelector('[data-nav="likes"]'), 'likes', count, data.labels.likes, data.locale));
   // Credits badge and Get Premium follow the balance live (a payment in another tab, a message sent here).
   $user.subscribe((user) => {
     if (!user) return;
     renderCreditsNav(document.querySelector<HTMLElement>('[data-nav="credits"]'), document.querySelector<HTMLElement>('[data-nav="premium"]'), user,
-      { low: data.labels.lowCredits, none: data.labels.noCredits });
+      { low: data.labels.lowCredits, none: data.labels.noCredits }, data.locale);
   });
   $attentionTotal.subscribe((count) => {
     renderTitle(document, count);

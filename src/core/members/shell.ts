@@ -1,13 +1,17 @@
 import { creditsBadgeTone, formatBadge, titleWithCount } from '../../shared/constants';
 
-/** Replaces {{count}} in a translated label. */
-export const fillCount = (template: string, count: number) => template.replace(/\{\{\s*count\s*\}\}/g, String(count));
+/** A counted label's plural forms, keyed by Intl.PluralRules category ("one", "few", "other"…). */
+export type PluralForms = Record<string, string>;
+
+/** The label's plural form for the count in the locale, with {{count}} filled in. */
+export const fillCount = (forms: PluralForms, count: number, locale: string) =>
+  (forms[new Intl.PluralRules(locale).select(count)] ?? forms.other ?? '').replace(/\{\{\s*count\s*\}\}/g, String(count));
 
 /**
  * Shows `count` in the nav link's badge (99+ cap), creating the badge when it is missing and
  * removing it at 0, like the server-rendered TopNav does.
  */
-export function renderBadge(link: Element | null, kind: string, count: number, labelTemplate: string) {
+export function renderBadge(link: Element | null, kind: string, count: number, label: PluralForms, locale: string) {
   if (!link) return;
   let badge = link.querySelector<HTMLElement>(`[data-badge="${kind}"]`);
   const text = formatBadge(count);
@@ -22,7 +26,7 @@ export function renderBadge(link: Element | null, kind: string, count: number, l
     link.append(badge);
   }
   badge.textContent = text;
-  badge.setAttribute('aria-label', fillCount(labelTemplate, count));
+  badge.setAttribute('aria-label', fillCount(label, count, locale));
 }
 
 /** "(N) Title" for unread messages plus new likes (SPEC §2). */
@@ -46,7 +50,7 @@ type NavEl = Pick<HTMLElement, 'hidden' | 'querySelector' | 'append' | 'ownerDoc
  */
 export function renderCreditsNav(
   credits: NavEl | null, premium: Pick<HTMLElement, 'hidden'> | null, user: { credits: number; paid_user: boolean },
-  labels: { low: string; none: string },
+  labels: { low: PluralForms; none: string }, locale: string,
 ) {
   if (premium) premium.hidden = user.paid_user;
   if (!credits) return;
@@ -64,5 +68,5 @@ export function renderCreditsNav(
   }
   badge.className = `badge badge-${tone}`;
   badge.textContent = String(user.credits);
-  badge.setAttribute('aria-label', tone === 'danger' ? labels.none : fillCount(labels.low, user.credits));
+  badge.setAttribute('aria-label', tone === 'danger' ? labels.none : fillCount(labels.low, user.credits, locale));
 }

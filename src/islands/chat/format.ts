@@ -1,4 +1,5 @@
 import { dateTag as tagOf } from '../../shared/locales';
+import { photoUrl } from '../../shared/profiles.contract';
 
 /** Time today, weekday this week, else the date — as chat lists show it. */
 export function shortStamp(ms: number, locale: string, now = Date.now()): string {
@@ -22,4 +23,4 @@ export function money(amount: number, currency: string, locale: string): string 
 }
 
 /** Where a profile's thumbnail lives (the favicon stands in when there is none). */
-export const thumbUrl = (thumb: string | null) => (thumb ? `/uploads/${thumb}` : '/favicon.svg');
+export const thumbUrl = (thumb: string | null) => photoUrl(thumb);

@@ -3,11 +3,12 @@ import { useCallback } from 'react';
 import { $likeModal, closeLikeModal } from '../../core/likes/like-modal.store';
 import type { MemberShellData } from '../../core/members/shell-data';
 import { $user } from '../../core/session/store';
+import { photoUrl } from '../../shared/profiles.contract';
 import { useIslandT } from '../shared/i18n';
 import { Modal } from '../shared/Modal';
 import './likes.css';
 
-const photo = (thumb: string | null | undefined) => (thumb ? `/uploads/${thumb}` : '/favicon.svg');
+const photo = photoUrl;
 
 /**
  * The match modal ("It's a match!", both photos, "Send a message") and the like modal ("New like!").

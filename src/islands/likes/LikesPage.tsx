@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import { $likes, $likesStatus, loadLikes, setInitialLikes } from '../../core/likes/likes.store';
 import type { LikedByProfile, LikesResponse, LikeType } from '../../shared/chat.contract';
-import type { ProfileCard } from '../../shared/profiles.contract';
+import { type ProfileCard, photoUrl } from '../../shared/profiles.contract';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
 import './likes.css';
 
@@ -70,7 +70,7 @@ export function LikesPage(props: LikesPageProps) {
             return (
               <li key={card.id} className="profile-card like-card" data-new={fresh || undefined} data-profile-id={card.id}>
                 <a href={`/likes/m/${card.id}`} className="like-card-photo">
-                  <img src={card.thumb ? `/uploads/${card.thumb}` : '/favicon.svg'} alt="" width="320" height="320" loading="lazy" decoding="async" />
+                  <img src={photoUrl(card.thumb)} alt="" width="320" height="320" loading="lazy" decoding="async" />
                   {fresh && <span className="like-new">{t('likes.new')}</span>}
                 </a>
                 <div className="card-body">

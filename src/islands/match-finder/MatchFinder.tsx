@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { ApiError } from '../../core/api/client';
 import { findMatches, likeProfile, type MatchCard } from '../../core/profiles/actions';
-import { MATCH_FINDER_MAX_INTERESTS } from '../../shared/profiles.contract';
+import { MATCH_FINDER_MAX_INTERESTS, photoUrl } from '../../shared/profiles.contract';
 import { SelectField } from '../shared/Field';
 import { InterestPicker } from '../shared/InterestPicker';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
@@ -106,7 +106,7 @@ export function MatchFinder(props: Props) {
           <ul className="profile-grid" role="list">
             {results.map((card) => (
               <li className="profile-card" key={card.id}>
-                <a href={`/members/${card.id}`}><img src={card.thumb ? `/uploads/${card.thumb}` : '/favicon.svg'} alt="" width="320" height="320" loading="lazy" /></a>
+                <a href={`/members/${card.id}`}><img src={photoUrl(card.thumb)} alt="" width="320" height="320" loading="lazy" /></a>
                 <div className="card-body">
                   <p className="card-title"><a href={`/members/${card.id}`}>{card.name}</a>{card.fictional && ` ${props.fictionalIcon}`}</p>
                   <p className="card-meta">{t('members.age', { age: card.age })}{card.city ? ` · ${card.city}` : ''}</p>

@@ -7,7 +7,7 @@ import {
   $currentSearchPage, $search, $searchError, $searchLikes, $searchLoading, filtersOf, initSearch, likeFromSearch, loadPage,
   type NearMeOutcome, SEARCH_FILTERS, type SearchFilter, type SearchFilters, searchNearMe, searchParams, setFilters,
 } from '../../core/profiles/search.store';
-import { type ProfileCard, SEARCH_COUNT_CAP, SEARCH_PAGE_SIZE, type SearchResult } from '../../shared/profiles.contract';
+import { photoUrl, type ProfileCard, SEARCH_COUNT_CAP, SEARCH_PAGE_SIZE, type SearchResult } from '../../shared/profiles.contract';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
 
 interface Props extends IslandI18n {
@@ -237,7 +237,7 @@ function ResultCard({ profile, t, fictional, member, liked, onLike }: CardProps)
     <li className="profile-card" data-profile-id={profile.id}>
       {/* biome-ignore lint/a11y/useAnchorContent: the name link below is the accessible one; the photo repeats it for pointers */}
       <a href={`/members/${profile.id}`} tabIndex={-1} aria-hidden="true">
-        <img src={profile.thumb ? `/uploads/${profile.thumb}` : '/favicon.svg'} alt="" width="320" height="320" loading="lazy" decoding="async" />
+        <img src={photoUrl(profile.thumb)} alt="" width="320" height="320" loading="lazy" decoding="async" />
       </a>
       <div className="card-body">
         <p className="card-title">

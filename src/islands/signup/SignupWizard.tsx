@@ -86,6 +86,8 @@ export function SignupWizard(props: SignupWizardProps) {
       // Let every progress line show before moving on.
       await new Promise((r) => setTimeout(r, Math.max(0, PROGRESS_KEYS.length * PROGRESS_STEP_MS - (Date.now() - started))));
       setProgress(PROGRESS_KEYS.length);
+      // The new member is logged in now: the page's "Log in" button (the wizard may be a modal) no longer applies.
+      for (const login of document.querySelectorAll<HTMLElement>('[data-nav="login"]')) login.hidden = true;
       setStep('photo');
     } catch (err) {
       const api = err instanceof ApiError ? err : null;

@@ -1,7 +1,7 @@
 import { type PointerEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../core/api/client';
 import { loadDeck, sendSwipe } from '../../core/swipe/actions';
-import type { ProfileCard, SwipeDeck } from '../../shared/profiles.contract';
+import { type ProfileCard, photoUrl, type SwipeDeck } from '../../shared/profiles.contract';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
 
 interface Props extends IslandI18n {
@@ -87,7 +87,7 @@ export function SwipeGame(props: Props) {
         style={{ transform: `translateX(${dx}px) rotate(${dx / 20}deg)` }}
         onPointerDown={onDown} onPointerMove={onMove} onPointerUp={onUp} onPointerCancel={() => { start.current = null; setDx(0); }}
       >
-        <img src={card.thumb ? `/uploads/${card.thumb}` : '/favicon.svg'} alt="" draggable={false} width="320" height="320" />
+        <img src={photoUrl(card.thumb)} alt="" draggable={false} width="320" height="320" />
         <div className="swipe-info">
           <strong>{card.name}, {card.age}</strong>
           {card.fictional && <span title={props.fictionalLabel}> {props.fictionalIcon}</span>}

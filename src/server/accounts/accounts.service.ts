@@ -9,7 +9,8 @@ import { isLocale, type Locale } from '../../shared/locales';
 import type { Site } from '../../shared/site.schema';
 import { badgeTotals } from '../chat/chat.repository';
 import { sendMessage } from '../chat/chat.service';
-import { matchPath, type SessionUser } from '../../shared/user.contract';
+import { photoUrl } from '../../shared/profiles.contract';
+import type { SessionUser } from '../../shared/user.contract';
 import type { AppContext } from '../app-context';
 import { RuleError } from '../rule-error';
 import { applyCredits } from '../credits/ledger';
@@ -114,7 +115,7 @@ export async function describeUser(deps: AccountsDeps, site: Site, user: User, m
       id: profile?.id ?? 0,
       name: profile?.name ?? '',
       status: profile?.status ?? 'disabled',
-      main_image: photo ? { filename: photo.filename, thumb_filename: photo.thumb_filename, status: photo.status, match_path: matchPath(photo.thumb_filename) } : null,
+      main_image: photo ? { filename: photo.filename, thumb_filename: photo.thumb_filename, status: photo.status, match_path: photoUrl(photo.thumb_filename) } : null,
     },
   };
 }
@@ -459,6 +460,7 @@ export async function eraseExpiredAccounts(app: AppContext): Promise<number> {
       await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
       await trx.deleteFrom('user_tokens').where('user_id', '=', id).execute();
       await trx.deleteFrom('notifications').where('user_id', '=', id).execute();
+      await trx.deleteFrom('mail_digests').where('user_id', '=', id).execute();
       await trx
         .updateTable('users')
         .set({

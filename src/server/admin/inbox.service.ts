@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { announceByMail } from '../notifications/notifications.service';
 import type { FictionalProfileInput } from '../../shared/admin.contract';
 import type { AppContext } from '../app-context';
 import * as chatRepo from '../chat/chat.repository';
@@ -144,5 +145,6 @@ export async function answerAsFictional(app: AppContext, staff: StaffCaller, inp
     title: t('push.message_title', { name: side.fictional_name }), body: t('push.message_body'),
     url: `/chats/${input.conversation_id}`, tag: `chat-${input.conversation_id}`,
   }));
+  await announceByMail(app, memberUserId, 'new_messages', side.fictional_name);
   return { message };
 }

@@ -14,6 +14,7 @@ import { chatRoutes } from './routes/chat.routes';
 import { paymentRoutes } from './routes/payments.routes';
 import { landerRoutes } from './routes/lander.routes';
 import { adminRoutes } from './routes/admin.routes';
+import { notificationRoutes } from './routes/notifications.routes';
 import { recordDailyActive } from '../admin/stats.service';
 import { sessionMiddleware } from './session';
 import { visitTracking } from '../tracking/tracking.service';
@@ -23,6 +24,13 @@ import type { ApiEnv } from './types';
 /** The JSON API under /api, at the spec's .php paths. */
 export function createApi(app: AppContext) {
   const api = new Hono<ApiEnv>().basePath('/api');
+
+  // An answer leaves only once every write made before it is on disk (SQLite's group commit; at once
+  // on PostgreSQL). Reads wait too when others wrote meanwhile: a payment-status read may credit.
+  api.use('*', async (_c, next) => {
+    await next();
+    await app.db.durable();
+  });
 
   api.use('*', async (c, next) => {
     const incoming = c.env?.incoming;
@@ -74,6 +82,7 @@ export function createApi(app: AppContext) {
   api.route('/', paymentRoutes(app));
   api.route('/', landerRoutes(app));
   api.route('/', adminRoutes(app));
+  api.route('/', notificationRoutes(app));
 
   api.notFound((c) => jsonError(c, 404, 'not_found', 'error.api_not_found'));
   api.onError((err, c) => {

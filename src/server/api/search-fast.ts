@@ -94,7 +94,7 @@ export function answerSearch(
     res.writeHead(200, { 'cache-control': 'no-store', 'content-type': 'application/json', 'Content-Encoding': encoding, 'Content-Length': bytes.length, Vary: 'Accept-Encoding' });
     res.end(bytes);
   };
-  (async () => {
+  const answer = async () => {
     const member = token ? await memberForSession(deps, site, token) : undefined;
     const user = member?.user ?? null;
     if (user && user.role === 'member') recordDailyActive(app.db, user.site_id, user.id, app.clock.now());
@@ -103,6 +103,12 @@ export function answerSearch(
     // Logged-out search only where the site allows it: the route answers the refusal, translated.
     if (!site.logged_out_search && !(network && site.logged_out_search_trafficsource)) return null;
     return visitorSearchBody(app, site, filters);
+  };
+  (async () => {
+    const body = await answer();
+    // As every API answer (app.ts): it leaves once every write made before it is on disk.
+    if (body !== null) await app.db.durable();
+    return body;
   })().then(
     (body) => (body === null ? fallback() : send(body)),
     (err) => {

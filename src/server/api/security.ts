@@ -7,10 +7,14 @@ import type { ApiEnv } from './types';
 export const IMAGE_UPLOAD_PATHS = new Set(['/api/photos.php', '/api/chat-image.php']);
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const UNSUBSCRIBE_PATH = '/api/unsubscribe.php';
 
-/** Form posts: Mollie's webhook (server to server, no cookies used) and the local provider's checkout page. */
+/**
+ * Form posts: Mollie's webhook (server to server, no cookies used), the local provider's checkout
+ * page and one-click unsubscribe (mail providers post `List-Unsubscribe=One-Click`; the token decides).
+ */
 function acceptsForm(path: string): boolean {
-  return path === '/api/webhooks/mollie.php' || path.startsWith('/api/local-mollie/checkout/');
+  return path === '/api/webhooks/mollie.php' || path === UNSUBSCRIBE_PATH || path.startsWith('/api/local-mollie/checkout/');
 }
 
 /**
@@ -47,7 +51,8 @@ export function isOwnNavigation(headers: Headers, ctx: Pick<RequestContext, 'req
 export function requireSameOriginJson(): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
     if (SAFE_METHODS.has(c.req.method)) return next();
-    if (!isSameOrigin(c.req.raw.headers, c.var.ctx)) return jsonError(c, 403, 'cross_site', 'error.cross_site');
+    // One-click unsubscribe uses no cookie (its token decides), so a mail client may post it from anywhere.
+    if (!isSameOrigin(c.req.raw.headers, c.var.ctx) && c.req.path !== UNSUBSCRIBE_PATH) return jsonError(c, 403, 'cross_site', 'error.cross_site');
     const length = c.req.header('content-length');
     const hasBody = length !== undefined ? length !== '0' : c.req.header('transfer-encoding') !== undefined || c.req.raw.body !== null;
     const type = c.req.header('content-type') ?? '';

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { announceByMail } from '../notifications/notifications.service';
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -348,6 +349,7 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
         url: `/chats/${message.conversation_id}`,
         tag: `chat-${message.conversation_id}`,
       }));
+      await announceByMail(app, partner.user_id, conversationId === null ? 'new_conversations' : 'new_messages', ownProfile.name);
     }
     return { message, conversation_id: message.conversation_id, credits };
   } catch (err) {

@@ -6,6 +6,7 @@ import {
   type OperationNode, type QueryResult, type RootOperationNode, type TableNode, SqliteDialect, type UnknownRow,
 } from 'kysely';
 import pg from 'pg';
+import { type GroupCommit, groupCommit } from './group-commit';
 import type { Database } from './schema';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -15,9 +16,15 @@ export interface Db {
   /** PostgreSQL schema the tables live in, when not the default (tests use one per file). */
   schema?: string;
   /** The driver underneath, for libraries that need it (rate limiter stores). */
-  raw: { sqlite?: SQLite.Database; pool?: pg.Pool };
+  raw: { sqlite?: SQLite.Database; pool?: pg.Pool; commits?: GroupCommit };
   /** Counts writes to the tables a session lookup reads (see `WATCHED_TABLES`): caches of them compare it. */
   writes: WriteWatch;
+  /**
+   * Settles once every commit made before the call is on disk. PostgreSQL commits are durable when
+   * they return; SQLite commits without waiting for the disk and shares one WAL fsync between every
+   * commit made meanwhile (group commit, `src/server/db/group-commit.ts`). Answers wait for it.
+   */
+  durable(): Promise<void>;
 }
 
 /**
@@ -87,7 +94,7 @@ pg.types.setTypeParser(20, (value) => Number(value));
  * Kysely prepares a fresh statement for every query; preparing costs more than running a small
  * query, so statements are kept by their SQL text (queries are parameterised, so the set is small).
  */
-function withStatementCache(sqlite: SQLite.Database, max = 500): SQLite.Database {
+function withStatementCache(sqlite: SQLite.Database, onCommit: () => void, max = 500): SQLite.Database {
   const cache = new Map<string, SQLite.Statement>();
   return new Proxy(sqlite, {
     get(target, prop, receiver) {
@@ -98,11 +105,31 @@ function withStatementCache(sqlite: SQLite.Database, max = 500): SQLite.Database
       return (source: string) => {
         let statement = cache.get(source);
         if (!statement) {
-          statement = target.prepare(source);
+          statement = countCommits(target, source, target.prepare(source), onCommit);
           if (cache.size >= max) cache.delete(cache.keys().next().value as string);
           cache.set(source, statement);
         }
         return statement;
+      };
+    },
+  });
+}
+
+/**
+ * A writing statement that leaves no transaction open has committed (a COMMIT, or a write in
+ * autocommit mode): `onCommit` counts it for the group commit. Reads pass through untouched.
+ */
+function countCommits(sqlite: SQLite.Database, source: string, statement: SQLite.Statement, onCommit: () => void): SQLite.Statement {
+  // SQLite calls COMMIT (and RELEASE) read-only: they write nothing themselves, they end the transaction.
+  if (statement.readonly && !/^\s*(commit|end|release)\b/i.test(source)) return statement;
+  return new Proxy(statement, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (prop !== 'run' && prop !== 'all' && prop !== 'get') return typeof value === 'function' ? value.bind(target) : value;
+      return (...args: unknown[]) => {
+        const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (!sqlite.inTransaction) onCommit();
+        return result;
       };
     },
   });
@@ -122,22 +149,28 @@ export function openDatabase(url: string): Db {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_SIZE ?? 10) });
     const writes: WriteWatch = { generation: 0, tables: new Map() };
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [writeWatchPlugin(writes)] }), dialect: 'postgres', raw: { pool }, writes };
+    return {
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [writeWatchPlugin(writes)] }), dialect: 'postgres', raw: { pool }, writes,
+      durable: () => Promise.resolve(),
+    };
   }
   const file = url.replace(/^sqlite:(\/\/)?/, '') || ':memory:';
   if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
-  // FULL: every commit reaches the disk before it is reported, so no credit or payment write is lost
-  // on a power cut (WAL with NORMAL may drop the last commits). Costs one WAL fsync per write.
-  sqlite.pragma('synchronous = FULL');
+  // NORMAL: a commit does not wait for the disk (FULL cost one WAL fsync per commit, on the event
+  // loop, so every write waited behind the previous one's fsync). Durability comes from the group
+  // commit instead: an answer after a write waits for `durable()`, which syncs the WAL once for every
+  // commit made meanwhile — so no credit or payment write that was reported is lost on a power cut.
+  sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const cached = withStatementCache(sqlite);
+  const commits = groupCommit(file === ':memory:' ? null : `${path.resolve(file)}-wal`);
+  const cached = withStatementCache(sqlite, commits.committed);
   const writes: WriteWatch = { generation: 0, tables: new Map() };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }), plugins: [writeWatchPlugin(writes)] });
   directSqlite.set(db, cached);
-  return { db, dialect: 'sqlite', raw: { sqlite }, writes };
+  return { db, dialect: 'sqlite', raw: { sqlite, commits }, writes, durable: commits.durable };
 }
 
 

@@ -407,7 +407,45 @@ export interface DailyActiveTable {
   user_id: number;
 }
 
+/** A queued job (src/server/jobs): pending → running (leased) → done, or back to pending to retry, or failed. */
+export interface JobTable {
+  id: Generated<number>;
+  name: string;
+  unique_key: string | null;
+  payload: string;
+  status: 'pending' | 'running' | 'done' | 'failed';
+  run_at: number;
+  attempts: Generated<number>;
+  max_attempts: number;
+  locked_by: string | null;
+  lease_until: number | null;
+  last_error: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+export type Job = Selectable<JobTable>;
+
+/** A member with an open tab (SSE stream) in one process; `seen_at` is refreshed while it stays open. */
+export interface MemberPresenceTable {
+  process_id: string;
+  user_id: number;
+  seen_at: number;
+}
+
+/** Batched notification mails per member and type: what waits to be mailed, and when the last went. */
+export interface MailDigestTable {
+  user_id: number;
+  type: string;
+  pending_since: number | null;
+  pending_count: Generated<number>;
+  last_actor: string | null;
+  last_sent_at: number | null;
+}
+
 export interface Database {
+  jobs: JobTable;
+  member_presence: MemberPresenceTable;
+  mail_digests: MailDigestTable;
   staff_accounts: StaffAccountTable;
   staff_sessions: StaffSessionTable;
   staff_recovery_codes: StaffRecoveryCodeTable;

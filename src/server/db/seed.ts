@@ -1,12 +1,12 @@
 import type { StaffRole } from '../../shared/admin.contract';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { lorelei } from '@dicebear/collection';
-import { createAvatar } from '@dicebear/core';
 import {
   type Faker, fakerDA, fakerDE, fakerDE_AT, fakerDE_CH, fakerEN_AU, fakerEN_CA, fakerEN_GB, fakerEN_IE, fakerEN_US,
   fakerES, fakerFI, fakerFR, fakerIT, fakerNB_NO, fakerNL, fakerNL_BE, fakerPL, fakerSV,
 } from '@faker-js/faker';
+import { ageOn } from '../../shared/accounts.contract';
 import { nicheName } from '../../shared/constants';
 import { REGIONS } from '../../shared/geo/regions';
 import {
@@ -17,6 +17,7 @@ import type { AppContext } from '../app-context';
 import type { NewProfile } from './schema';
 import { hashPassword } from '../accounts/password';
 import { applyCredits } from '../credits/ledger';
+import { avatarSvg, demoPhotoCount, extraPhotoSvg, OLDER_AGE } from './demo-avatars';
 
 const FAKERS: Record<string, Faker> = {
   NL: fakerNL, BE: fakerNL_BE, DE: fakerDE, AT: fakerDE_AT, CH: fakerDE_CH, GB: fakerEN_GB, IE: fakerEN_IE,
@@ -26,6 +27,8 @@ const FAKERS: Record<string, Faker> = {
 
 /** Share of the demo population per site, in file order; the rest goes to the last site. */
 const DEFAULT_TOTAL = 2000;
+/** Of the demo members with a picture, this share has more photos (2 to 6 in all): about a quarter of everyone. */
+const MORE_PHOTOS_SHARE = 0.3;
 const DAY_MS = 86_400_000;
 
 interface NichePlan {
@@ -60,7 +63,9 @@ export function shareProfiles(sites: Site[], total: number): number[] {
 
 /**
  * Creates a deterministic demo population: profiles across each site's countries and regions,
- * with locale-appropriate names, every field and interests filled, and a generated avatar.
+ * with locale-appropriate names, every field and interests filled, and a generated avatar that
+ * fits gender and age; about a quarter have 2 to 6 photos (generated pictures, never real people).
+ * With `avatars: false` (benchmarks) no files are written and nobody gets extra photos.
  */
 export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL, options: { avatars?: boolean } = {}): Promise<number> {
   const avatars = options.avatars ?? true;
@@ -76,7 +81,7 @@ export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL, optio
     for (const f of Object.values(FAKERS)) f.seed(1000 + siteIndex);
     const rng = fakerNL; // drives the choices that do not depend on the country
     const rnd = () => rng.number.float({ min: 0, max: 1 });
-    const rows: { profile: NewProfile; interests: string[]; avatarSeed: string }[] = [];
+    const rows: { profile: NewProfile; interests: string[]; avatarSeed: string; photos: number }[] = [];
     for (let i = 0; i < counts[siteIndex]; i++) {
       const country = rng.helpers.arrayElement(site.countries);
       const faker = FAKERS[country] ?? fakerEN_GB;
@@ -87,6 +92,7 @@ export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL, optio
       const region = regions.length ? rng.helpers.arrayElement(regions) : null;
       const firstName = faker.person.firstName(gender);
       const name = rnd() < 0.5 ? firstName : `${firstName}${rng.number.int({ min: 18, max: 99 })}`;
+      const avatarSeed = `${site.id}:${name.slice(0, 64)}:${birth.toISOString().slice(0, 10)}`;
       rows.push({
         profile: {
           site_id: site.id,
@@ -98,7 +104,11 @@ export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL, optio
           country,
           region: region?.code ?? null,
           city: region ? rng.helpers.arrayElement(region.cities) : faker.location.city(),
-          hair_color: rng.helpers.arrayElement(age > 60 ? ['grey', 'white', 'blond', 'brown'] : HAIR_COLORS.filter((h) => h !== 'white')),
+          hair_color: age >= OLDER_AGE
+            ? rng.helpers.weightedArrayElement([
+              { weight: 5, value: 'grey' }, { weight: 3, value: 'white' }, { weight: 1, value: gender === 'male' ? 'bald' : 'blond' }, { weight: 1, value: 'brown' },
+            ])
+            : rng.helpers.arrayElement(HAIR_COLORS.filter((h) => h !== 'white' && h !== 'grey' && (h !== 'bald' || gender === 'male'))),
           eye_color: rng.helpers.arrayElement(EYE_COLORS),
           body_type: rng.helpers.arrayElement(plan.bodies ?? BODY_TYPES),
           relationship_status: rng.helpers.arrayElement(RELATIONSHIP_STATUSES),
@@ -113,7 +123,9 @@ export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL, optio
           created_at: now - rng.number.int({ min: 30 * DAY_MS, max: 900 * DAY_MS }),
         },
         interests: rng.helpers.arrayElements(INTERESTS, { min: 3, max: 8 }),
-        avatarSeed: `${site.id}-${i}`,
+        avatarSeed,
+        // Some demo members have no public photo yet, as in real life; some have several.
+        photos: i % 7 === 3 ? 0 : demoPhotoCount(avatarSeed, MORE_PHOTOS_SHARE),
       });
     }
 
@@ -123,15 +135,24 @@ export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL, optio
         const ids = await trx.insertInto('profiles').values(chunk.map((r) => r.profile)).returning('id').execute();
         const interests = chunk.flatMap((r, k) => r.interests.map((interest) => ({ profile_id: ids[k].id, interest })));
         await trx.insertInto('profile_interests').values(interests).execute();
-        const photos = chunk.map((r, k) => {
-          const filename = `avatars/${ids[k].id}.svg`;
-          if (avatars) writeFileSync(path.join(app.config.uploadDir, filename), createAvatar(lorelei, { seed: r.avatarSeed }).toString());
-          return { profile_id: ids[k].id, filename, thumb_filename: filename, status: 'active' as const, is_main: 1, created_at: now };
+        // Extra photos are generated only with avatars: bulk seeding (benchmarks) stays fast.
+        const photos = chunk.flatMap((r, k) => {
+          const id = ids[k].id;
+          const count = avatars ? r.photos : Math.min(r.photos, 1);
+          return Array.from({ length: count }, (_x, n) => {
+            // Extra photos get unguessable names, as uploads do: the premium photo rule holds for them too.
+            const filename = n === 0 ? `avatars/${id}.svg` : `photos/${id}/demo-${randomBytes(8).toString('hex')}.svg`;
+            if (avatars) {
+              if (n === 1) mkdirSync(path.join(app.config.uploadDir, 'photos', String(id)), { recursive: true });
+              const subject = { gender: r.profile.gender as 'male' | 'female', age: ageOn(r.profile.birth_date, now), hair_color: r.profile.hair_color ?? null };
+              writeFileSync(path.join(app.config.uploadDir, filename), n === 0 ? avatarSvg(subject, r.avatarSeed) : extraPhotoSvg(subject, r.avatarSeed, n));
+            }
+            return { profile_id: id, filename, thumb_filename: filename, status: 'active' as const, is_main: n === 0 ? 1 : 0, created_at: now };
+          });
         });
-        // Some demo members have no public photo yet, as in real life.
-        const withPhoto = photos.filter((_p, k) => k % 7 !== 3);
-        await trx.insertInto('photos').values(withPhoto).execute();
-        await trx.updateTable('profiles').set({ has_photo: 1 }).where('id', 'in', withPhoto.map((p) => p.profile_id)).execute();
+        if (photos.length) await trx.insertInto('photos').values(photos).execute();
+        const withPhoto = photos.filter((p) => p.is_main === 1).map((p) => p.profile_id);
+        if (withPhoto.length) await trx.updateTable('profiles').set({ has_photo: 1 }).where('id', 'in', withPhoto).execute();
       }
     });
     created += rows.length;

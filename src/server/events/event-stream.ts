@@ -65,15 +65,18 @@ export function openEventStream(app: AppContext, userId: number, resumeFrom: num
     if (!closed && !replayed?.has(event.id)) sink.write(sseFrame(event.id, event.type, event.data));
   };
   const subscription = app.bus.subscribe(userId, (event) => (buffered ? buffered.push(event) : send(event)));
+  // While a stream is open the member counts as on the site in every process: no notification mails.
+  const present = app.presence.open(userId);
   const close = () => {
     if (closed) return;
     closed = true;
     buffered = null;
     subscription.close();
+    void app.presence.close(userId);
     stopBeating(sink);
   };
   const ready = (async () => {
-    await subscription.ready;
+    await Promise.all([subscription.ready, present]);
     if (closed) return;
     sink.write(sseFrame(null, 'ready', '{}', RECONNECT_MS));
     if (resumeFrom !== null) {

@@ -9,6 +9,8 @@ export interface OutgoingMail {
   subject: string;
   html: string;
   text: string;
+  /** Extra headers (List-Unsubscribe …); SMTP only, the development mailbox keeps the mail itself. */
+  headers?: Record<string, string>;
 }
 
 /** Sends mail: over SMTP when configured, otherwise into the development mailbox table. */
@@ -23,7 +25,7 @@ export function createMailer(smtpUrl: string | null, db: Db, clock: Clock): Mail
     const transport = nodemailer.createTransport(local ? `${smtpUrl}${smtpUrl.includes('?') ? '&' : '?'}ignoreTLS=true` : smtpUrl);
     return {
       async send(mail) {
-        await transport.sendMail({ from: mail.from, to: mail.to, subject: mail.subject, html: mail.html, text: mail.text });
+        await transport.sendMail({ from: mail.from, to: mail.to, subject: mail.subject, html: mail.html, text: mail.text, headers: mail.headers });
       },
     };
   }

@@ -7,7 +7,7 @@ import {
 import type { Site } from '../../shared/site.schema';
 import { trackingNetwork } from '../sites/settings.service';
 import { TRACKING_PARAMS, type Tracking } from '../../shared/tracking';
-import countries from 'i18n-iso-countries';
+import { countryOptions } from '../../shared/geo/country-names';
 import type { SignupWizardProps } from '../../islands/signup/SignupWizard';
 
 
@@ -16,13 +16,12 @@ import type { SignupWizardProps } from '../../islands/signup/SignupWizard';
 export function signupWizardProps(site: Site, locale: Locale, visit: Tracking, target: { id: number; name: string } | null = null): SignupWizardProps {
   // The wizard posts the traffic source back; the lander itself stays in the cookie (read again at signup).
   const tracking = Object.fromEntries(TRACKING_PARAMS.filter((k) => visit[k]).map((k) => [k, visit[k] as string]));
-  const names = countries.getNames(locale === 'nb' ? 'no' : locale, { select: 'official' });
   return {
     locale,
     siteName: site.name,
     signupsOpen: site.signups === 'all' || trackingNetwork(tracking) !== null,
     minAge: MIN_AGE,
-    countries: site.countries.map((code) => ({ code, name: names[code] ?? code })),
+    countries: countryOptions(site.countries, locale),
     regions: regionDataFor(site.countries, locale),
     options: {
       sexuality: [...SEXUALITIES], relationship_status: [...RELATIONSHIP_STATUSES], hair_color: [...HAIR_COLORS],

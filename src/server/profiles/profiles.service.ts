@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely';
+import { announceByMail } from '../notifications/notifications.service';
 import type { ProfileNote } from '../../shared/profile-options';
 import { lockMember } from '../db/locks';
 import { ageOn } from '../../shared/accounts.contract';
@@ -498,6 +499,7 @@ export async function announceLike(app: AppContext, like: PreparedLike, match: b
       url: `/likes/m/${ownCard.id}`,
       tag: `like-${ownCard.id}`,
     }));
+    await announceByMail(app, target.user_id, 'like', ownCard.name);
   }
 }
 

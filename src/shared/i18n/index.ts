@@ -1,5 +1,5 @@
 import { createInstance, type i18n as I18n, type TFunction } from 'i18next';
-import { type Locale, LOCALES } from '../locales';
+import { type Locale, LOCALE_TAGS, LOCALES } from '../locales';
 import da from './catalogs/da.json';
 import de from './catalogs/de.json';
 import en from './catalogs/en.json';
@@ -23,10 +23,14 @@ export const CATALOGS: Record<Locale, Catalog> = { nl, en, de, it, fr, es, pl, d
 import { I18N_OPTIONS } from './options';
 export { I18N_OPTIONS };
 
-/** The messages of a locale whose keys start with one of the prefixes (what an island needs). */
-export function messagesFor(locale: Locale, prefixes: string[]): Record<string, string> {
+/**
+ * The plural forms of a counted text (`key_one`, `key_other`, and `_few`/`_many` where the language
+ * has them), keyed by Intl.PluralRules category: for code that fills in a count without i18next.
+ */
+export function pluralForms(locale: Locale, key: string): Record<string, string> {
   const catalog = CATALOGS[locale];
-  return Object.fromEntries(Object.entries(CATALOGS.en).filter(([k]) => prefixes.some((p) => k.startsWith(p))).map(([k, en]) => [k, catalog[k] ?? en]));
+  const categories = new Intl.PluralRules(LOCALE_TAGS[locale]).resolvedOptions().pluralCategories;
+  return Object.fromEntries(categories.map((c) => [c, catalog[`${key}_${c}`] ?? CATALOGS.en[`${key}_${c}`] ?? CATALOGS.en[`${key}_other`]]));
 }
 
 const instances = new Map<Locale, I18n>();

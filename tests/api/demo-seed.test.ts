@@ -1,0 +1,82 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ageOn } from '../../src/shared/accounts.contract';
+import { avatarSvg, GREY_HAIR, OLDER_AGE } from '../../src/server/db/demo-avatars';
+import { seedDemoData } from '../../src/server/db/seed';
+import { profileForViewer } from '../../src/server/profiles/profiles.service';
+import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
+
+for (const dialect of DIALECTS) {
+  describe(`demo seed (${dialect})`, () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp(dialect);
+      await seedDemoData(t.app, 300);
+    });
+    afterAll(() => t.close());
+
+    const load = async () => {
+      const db = t.app.db.db;
+      const profiles = await db.selectFrom('profiles').select(['id', 'site_id', 'name', 'gender', 'birth_date', 'hair_color', 'has_photo']).execute();
+      const photos = await db.selectFrom('photos').select(['profile_id', 'filename', 'status', 'is_main']).execute();
+      return { profiles, photos };
+    };
+
+    it('draws each avatar from the member\'s gender, age and hair colour', async () => {
+      const { profiles, photos } = await load();
+      const mains = new Map(photos.filter((p) => p.is_main === 1).map((p) => [p.profile_id, p.filename]));
+      let older = 0;
+      let olderGrey = 0;
+      for (const p of profiles) {
+        const file = mains.get(p.id);
+        expect(Boolean(p.has_photo)).toBe(Boolean(file));
+        if (!file) continue;
+        const subject = { gender: p.gender as 'male' | 'female', age: ageOn(p.birth_date, t.app.clock.now()), hair_color: p.hair_color };
+        const svg = readFileSync(path.join(t.app.config.uploadDir, file), 'utf8');
+        expect(svg).toBe(avatarSvg(subject, `${p.site_id}:${p.name}:${p.birth_date}`));
+        if (subject.age >= OLDER_AGE) {
+          older++;
+          if (GREY_HAIR.some((hex) => svg.includes(`#${hex}`))) olderGrey++;
+        }
+      }
+      expect(older).toBeGreaterThan(20);
+      // Most members of 50 and over are drawn grey or white-haired.
+      expect(olderGrey / older).toBeGreaterThan(0.6);
+    });
+
+    it('gives 20–30 % of the demo members 2 to 6 approved photos, stored under unguessable names', async () => {
+      const { profiles, photos } = await load();
+      const perProfile = new Map<number, typeof photos>();
+      for (const photo of photos) perProfile.set(photo.profile_id, [...(perProfile.get(photo.profile_id) ?? []), photo]);
+      const several = [...perProfile.values()].filter((list) => list.length >= 2);
+      const share = several.length / profiles.length;
+      expect(share).toBeGreaterThanOrEqual(0.2);
+      expect(share).toBeLessThanOrEqual(0.3);
+      for (const list of perProfile.values()) {
+        expect(list.length).toBeLessThanOrEqual(6);
+        expect(list.filter((p) => p.is_main === 1)).toHaveLength(1);
+        for (const photo of list) {
+          expect(photo.status).toBe('active');
+          expect(existsSync(path.join(t.app.config.uploadDir, photo.filename))).toBe(true);
+          if (photo.is_main === 0) expect(photo.filename).toMatch(/^photos\/\d+\/demo-[0-9a-f]{16}\.svg$/);
+        }
+      }
+      // Some members have no photo at all, as in real life.
+      expect(profiles.filter((p) => !perProfile.has(p.id)).length).toBeGreaterThan(0);
+    });
+
+    it('shows a free viewer one photo of a member with several and tells how many more there are', async () => {
+      const { photos } = await load();
+      const counts = new Map<number, number>();
+      for (const photo of photos) counts.set(photo.profile_id, (counts.get(photo.profile_id) ?? 0) + 1);
+      const [id, count] = [...counts.entries()].find(([, n]) => n >= 3) ?? [];
+      expect(id).toBeDefined();
+      const profile = await t.app.db.db.selectFrom('profiles').select('site_id').where('id', '=', id as number).executeTakeFirstOrThrow();
+      const site = t.app.sites.sites.find((s) => s.id === profile.site_id);
+      const view = await profileForViewer(t.app, site as NonNullable<typeof site>, id as number, null);
+      expect(view?.photos).toHaveLength(1);
+      expect(view?.hiddenPhotos).toBe((count as number) - 1);
+    });
+  });
+}

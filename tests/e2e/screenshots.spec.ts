@@ -1,0 +1,56 @@
+// Screenshots of the main screens for the README (docs/screenshots/), phone and desktop. Not part of
+// the normal e2e run (playwright.config.ts ignores it unless SCREENSHOTS=1): `npm run screenshots`.
+import { mkdirSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { expect, hydrated, skipEntryWarning, test, tr } from './fixtures';
+
+const DIR = 'docs/screenshots';
+const DEMO = { email: 'premium@kindred.example', password: 'kindred-demo-2026' };
+
+async function shoot(page: Page, name: string, project: string, path?: string) {
+  if (path) {
+    await page.goto(path);
+    await hydrated(page);
+  }
+  // Fonts and the pictures in view loaded (member pages keep a live connection: never "network idle").
+  await page.waitForFunction(() => document.fonts.status === 'loaded'
+    && [...document.images].filter((img) => img.getBoundingClientRect().top < innerHeight).every((img) => img.complete));
+  await page.screenshot({ path: `${DIR}/${name}-${project}.png`, animations: 'disabled', caret: 'hide', scale: 'css' });
+}
+
+test.beforeAll(() => mkdirSync(DIR, { recursive: true }));
+
+test('main screens', async ({ page }, info) => {
+  test.setTimeout(90_000);
+  const project = info.project.name;
+  await skipEntryWarning(page);
+
+  await shoot(page, 'home', project, '/');
+  await shoot(page, 'signup', project, '/signup');
+
+  await page.goto('/login');
+  await hydrated(page);
+  await page.getByLabel(tr('en', 'auth.email')).fill(DEMO.email);
+  await page.getByLabel(tr('en', 'auth.password')).fill(DEMO.password);
+  await page.getByRole('button', { name: tr('en', 'auth.login_button') }).click();
+  await expect(page).toHaveURL(/\/members/);
+  await hydrated(page);
+  await shoot(page, 'search', project);
+
+  // A demo member with several photos (a premium member sees them all).
+  const links = await page.locator('.profile-grid a[href^="/members/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href') as string));
+  let profile: string | null = null;
+  for (const href of [...new Set(links)].slice(0, 24)) {
+    await page.goto(href);
+    if (await page.locator('.profile-thumbs img').count()) {
+      profile = href;
+      break;
+    }
+  }
+  expect(profile, 'a demo profile with several photos').not.toBeNull();
+  await shoot(page, 'profile', project);
+
+  await shoot(page, 'chat', project, `${profile}/chat`);
+  await shoot(page, 'likes', project, '/likes');
+  await shoot(page, 'credits', project, '/credits');
+});
