@@ -179,11 +179,31 @@ function sharedKey(site: Site, f: Filters, page: number, now: number): string {
   return [site.id, f.gender ?? '', f.country ?? '', f.countryregion ?? '', f.min_age ?? '', f.max_age ?? '', page, new Date(now).toISOString().slice(0, 10)].join('|');
 }
 
+/**
+ * SQLite's `PRAGMA data_version` on the app's connection: it moves whenever another connection (another
+ * process, a CLI, hand-written SQL) commits. This process's own writes are the write watch's business.
+ * Null on PostgreSQL, which has no such cheap signal.
+ */
+const dataVersionReaders = new WeakMap<object, () => number>();
+function othersWriteVersion(app: AppContext): number | null {
+  const sqlite = app.db.raw.sqlite;
+  if (!sqlite) return null;
+  let read = dataVersionReaders.get(sqlite);
+  if (!read) {
+    const statement = sqlite.prepare('PRAGMA data_version').pluck();
+    read = () => statement.get() as number;
+    dataVersionReaders.set(sqlite, read);
+  }
+  return read();
+}
+
 interface SharedEntry<T> {
   value: T;
   /** Profiles the value lists: re-checked on every use. */
   ids: number[];
   generation: number;
+  /** othersWriteVersion when the value was last read or checked: unchanged, nobody could have hidden a profile since. */
+  checkedVersion: number | null;
   at: number;
   inflight?: Promise<boolean> | null;
   queued?: Promise<boolean> | null;
@@ -194,6 +214,8 @@ interface SharedEntry<T> {
  * SEARCH_COUNT_TTL_MS; dropped at once when a profile or photo changes through this process (write
  * watch). Who may be listed is checked again on every use — still on the site, active and not
  * invisible — so a profile hidden meanwhile (in any process) never shows: then the value is built afresh.
+ * On SQLite the check is skipped while no other connection has committed since the last one passed
+ * (data_version) and this process wrote nothing (write watch): then nothing can have changed.
  */
 function sharedCache<T>() {
   const caches = new WeakMap<AppContext, Map<string, SharedEntry<T>>>();
@@ -204,13 +226,19 @@ function sharedCache<T>() {
       caches.set(app, cache);
     }
     const generation = tablesGeneration(app.db.writes, ['profiles', 'photos']);
+    // Read before the check or the build: a commit elsewhere after this moment moves it again.
+    const version = othersWriteVersion(app);
     const hit = cache.get(key);
     if (hit && hit.generation === generation && performance.now() - hit.at < SEARCH_COUNT_TTL_MS) {
-      if (hit.ids.length === 0 || (await coalescedCheck(hit, () => allListed(app, site, hit.ids)))) return hit.value;
+      if (hit.ids.length === 0 || (version !== null && version === hit.checkedVersion)) return hit.value;
+      if (await coalescedCheck(hit, () => allListed(app, site, hit.ids))) {
+        hit.checkedVersion = version;
+        return hit.value;
+      }
     }
     const { value, ids } = await build();
     if (cache.size > 5000) cache.clear();
-    if (generation === tablesGeneration(app.db.writes, ['profiles', 'photos'])) cache.set(key, { value, ids, generation, at: performance.now() });
+    if (generation === tablesGeneration(app.db.writes, ['profiles', 'photos'])) cache.set(key, { value, ids, generation, checkedVersion: version, at: performance.now() });
     return value;
   };
 }
