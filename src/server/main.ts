@@ -2,8 +2,6 @@ import { grantStaffRole } from './admin/staff.service';
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
-import { constants as zlibConstants } from 'node:zlib';
-import compression from 'compression';
 import { pathToFileURL } from 'node:url';
 import { createApiNodeListener } from './api/node-listener';
 import { type AppContext, createAppContext } from './app-context';
@@ -16,6 +14,7 @@ import { createJobRunner } from './jobs/jobs';
 import { unsubscribeSecret } from './notifications/unsubscribe';
 import { type AccountsDeps, describeUser, memberForSession } from './accounts/accounts.service';
 import { AUTH_COOKIE } from './api/session';
+import { createCompression } from './api/compression';
 import { StaticLayer } from './static/static-layer';
 import { keepVisitTracking } from './tracking/tracking.service';
 import { createUploadHandler } from './static/uploads';
@@ -54,18 +53,9 @@ export async function startServer(config: Config = readConfig(), overrides: Part
   const astro = await loadAstroHandler();
   // HTML pages replace the CSP with one that lists their inline scripts (src/middleware.ts).
   const accounts: AccountsDeps = { app, mailer: app.mailer, limits: app.limits };
-  // Pages and API answers above 1 KB go out compressed at a cheap level (static files are
-  // precompressed at build time; event streams never are, or their frames would wait in a buffer).
-  const compress = compression({
-    threshold: 1024,
-    level: 4,
-    brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
-    filter: (_req, res) => {
-      const type = String(res.getHeader('Content-Type') ?? '');
-      return /^(text\/html|application\/json|text\/plain)/.test(type);
-    },
-  });
-  const api = createApiNodeListener(app, (req, res, next) => void compress(req as never, res as never, next));
+  const compress = createCompression();
+  // The search fast path may send a visitor's answer in the brotli/gzip form this compression would make.
+  const api = createApiNodeListener(app, (req, res, next) => void compress(req as never, res as never, next), { encodesLikeAround: true });
   const securityHeaders = (secure: boolean) => ({ ...baseSecurityHeaders(secure), 'Content-Security-Policy': NON_HTML_CSP });
   const headersBySecurity = { true: securityHeaders(true), false: securityHeaders(false) };
 

@@ -5,17 +5,20 @@ import type { AppContext } from '../app-context';
 import { requestEndpoint, type RequestEndpoint } from '../context/request-context';
 import { createApi } from './app';
 import { answerEventStream } from './event-stream-route';
+import { answerSearch } from './search-fast';
 import { answerSessionUser } from './session-user';
 
 /** Wraps the Hono call, e.g. in compression (main.ts); the fast paths never pass through it. */
 type Around = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 /**
- * The API as a node:http listener: the two calls every open tab keeps making — `GET /api/user.php`
- * and the `/api/events.php` stream — answered on node:http, everything else by Hono. Used by the
- * server entry, the multi-process test and bench:chat, so all three run the same paths.
+ * The API as a node:http listener: the calls every open tab keeps making — `GET /api/user.php`,
+ * the `/api/events.php` stream and `GET /api/search.php` — answered on node:http, everything else by
+ * Hono. Used by the server entry, the multi-process test and bench:chat, so all three run the same paths.
+ * `encodesLikeAround`: `around` is createCompression(), so the search fast path may send a shared
+ * answer in the brotli/gzip form it would have made (compressed once, not per request).
  */
-export function createApiNodeListener(app: AppContext, around: Around = (_req, _res, next) => next()) {
+export function createApiNodeListener(app: AppContext, around: Around = (_req, _res, next) => next(), options: { encodesLikeAround?: boolean } = {}) {
   const hono = getRequestListener(createApi(app).fetch);
   const accounts: AccountsDeps = { app, mailer: app.mailer, limits: app.limits };
   return (req: IncomingMessage, res: ServerResponse, endpoint?: RequestEndpoint) => {
@@ -23,6 +26,7 @@ export function createApiNodeListener(app: AppContext, around: Around = (_req, _
     const toHono = () => around(req, res, () => void hono(req, res));
     if (answerSessionUser(accounts, app.sites, req, res, at, toHono)) return;
     if (answerEventStream(accounts, app.sites, req, res, at, toHono)) return;
+    if (answerSearch(accounts, app.sites, req, res, at, { around, encodes: options.encodesLikeAround ?? false }, toHono)) return;
     toHono();
   };
 }

@@ -23,7 +23,9 @@ export function profileRoutes(app: AppContext) {
     const query = Object.fromEntries(Object.entries(c.req.query()).filter(([k]) => !(TRACKING_PARAMS as readonly string[]).includes(k)));
     const filters = v.safeParse(SearchQuerySchema, query);
     if (!filters.success) return jsonError(c, 400, 'invalid_input', 'error.invalid_input');
-    return c.json(await profiles.searchProfiles(app, site, user, filters.output));
+    // A visitor's answer is the same for every visitor of the site: kept serialised (profiles.service.ts).
+    if (!user) return c.body((await profiles.visitorSearchBody(app, site, filters.output)).json, 200, { 'Content-Type': 'application/json' });
+    return c.json(await profiles.searchProfiles(app, site, user, filters.output, c.var.member?.extras.profile?.id ?? null));
   });
 
   routes.get('/member.php', async (c) => {

@@ -13,6 +13,7 @@ import { createLanderFunnel } from './2026_11_23_2000_create_lander_funnel';
 import { addSearchOrderIndexes } from './2026_11_24_0100_add_search_order_indexes';
 import { createStaffConsole } from './2026_11_24_0400_create_staff_console';
 import { createJobs } from './2026_11_25_0100_create_jobs';
+import { addAgeSearchIndex } from './2026_11_25_0200_add_age_search_index';
 
 /** Every migration, by name; names sort in the order they run. */
 export function allMigrations(dialect: Dialect): Record<string, Migration> {
@@ -30,5 +31,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '2026_11_24_0100_add_search_order_indexes': addSearchOrderIndexes,
     '2026_11_24_0400_create_staff_console': createStaffConsole(dialect),
     '2026_11_25_0100_create_jobs': createJobs(dialect),
+    '2026_11_25_0200_add_age_search_index': addAgeSearchIndex,
   };
 }

@@ -1,0 +1,42 @@
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
+import compression from 'compression';
+
+/** Answers below this many bytes are sent as they are. */
+export const COMPRESS_THRESHOLD = 1024;
+const GZIP = { level: 4 };
+const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } };
+
+/**
+ * Pages and API answers above 1 KB go out compressed at a cheap level (static files are
+ * precompressed at build time; event streams never are, or their frames would wait in a buffer).
+ */
+export function createCompression() {
+  return compression({
+    threshold: COMPRESS_THRESHOLD,
+    ...GZIP,
+    brotli: BROTLI,
+    filter: (_req, res) => {
+      const type = String(res.getHeader('Content-Type') ?? '');
+      return /^(text\/html|application\/json|text\/plain)/.test(type);
+    },
+  });
+}
+
+/**
+ * The encoding `createCompression` picks for this Accept-Encoding header when the choice is plain:
+ * no q-values (all equal), so brotli if listed, else gzip if listed, else none. Undefined when the
+ * header needs the full negotiation (q-values, wildcards, only deflate): let the middleware decide.
+ */
+export function plainEncoding(header: string | undefined): 'br' | 'gzip' | null | undefined {
+  if (!header) return null;
+  if (header.includes(';') || header.includes('*')) return undefined;
+  const listed = header.split(',').map((e) => e.trim().toLowerCase());
+  if (listed.includes('br')) return 'br';
+  if (listed.includes('gzip')) return 'gzip';
+  return listed.includes('deflate') ? undefined : null;
+}
+
+/** A body compressed as createCompression would, once. */
+export function compressOnce(body: string, encoding: 'br' | 'gzip'): Buffer {
+  return encoding === 'br' ? brotliCompressSync(body, BROTLI) : gzipSync(body, GZIP);
+}
