@@ -52,7 +52,9 @@ test.describe('landers', () => {
       if (info.project.name === 'phone') {
         await cta.click();
         await expect(page).toHaveURL(/\/signup$/);
-        await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible();
+        // The wizard's first step, on its own page (its title is the page's h1 there).
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await expect(page.getByLabel(tr(locale, 'auth.email'))).toBeVisible();
         await expect(page.getByText(tr(locale, 'signup.invite_only'))).toHaveCount(0);
       } else {
         await cta.click();
