@@ -71,3 +71,13 @@ export function report(label, result, target) {
   console.log(`ratio ${ratio.toFixed(2)}${target === null ? '' : `  (aim ≥ ${target})`}`);
   return target === null ? true : ratio >= target && result.target.errors === 0;
 }
+
+/** Logs the premium demo member in on a running server; answers the session cookie (`kd_session=…`). */
+export async function loginDemoMember(base) {
+  const login = await fetch(`${base}/api/user.php`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'premium@kindred.example', password: 'kindred-demo-2026' }),
+  });
+  const session = login.headers.get('set-cookie')?.split(';')[0];
+  if (!login.ok || !session) throw new Error(`login failed: ${login.status}`);
+  return session;
+}

@@ -5,18 +5,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { audit, launchChromium, line, RUNS } from './lighthouse.mjs';
-import { machine, port, startServer, verdict } from './lib.mjs';
+import { loginDemoMember, machine, port, startServer, verdict } from './lib.mjs';
 
 const AIM = 95;
 const APP = port(4451);
 const base = `http://localhost:${APP}`;
 const dir = mkdtempSync(path.join(tmpdir(), 'kindred-lh-'));
 const app = await startServer('dist/server-main.mjs', { PORT: String(APP), DATA_DIR: dir, SEED_PROFILES: '300', LOG_LEVEL: 'warn' }, `${base}/terms`);
-const login = await fetch(`${base}/api/user.php`, {
-  method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'premium@kindred.example', password: 'kindred-demo-2026' }),
-});
-const session = login.headers.get('set-cookie')?.split(';')[0];
-if (!login.ok || !session) throw new Error(`login failed: ${login.status}`);
+const session = await loginDemoMember(base);
 const member = { cookie: `${session}; lang=en` };
 const someone = (await (await fetch(`${base}/api/search.php`, { headers: member })).json()).results[0]?.id;
 if (!someone) throw new Error('no profile to open');

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
-import { DURATION, machine, port, startServer, verdict } from './lib.mjs';
+import { DURATION, loginDemoMember, machine, port, startServer, verdict } from './lib.mjs';
 
 // Pages cost milliseconds each: fewer connections than the API benches, or a busy machine times them out.
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -18,11 +18,7 @@ const base = `http://127.0.0.1:${APP}`;
 const dir = mkdtempSync(path.join(tmpdir(), 'kindred-pages-'));
 const app = await startServer('dist/server-main.mjs', { PORT: String(APP), HOST: '127.0.0.1', DATA_DIR: dir, SEED_PROFILES: '2000', LOG_LEVEL: 'warn' }, `${base}/terms`);
 
-const login = await fetch(`${base}/api/user.php`, {
-  method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'premium@kindred.example', password: 'kindred-demo-2026' }),
-});
-const session = login.headers.get('set-cookie')?.split(';')[0];
-if (!login.ok || !session) throw new Error(`login failed: ${login.status}`);
+const session = await loginDemoMember(base);
 const HEADERS = { cookie: `${session}; lang=en`, 'accept-encoding': 'br, gzip', accept: 'text/html' };
 // The baseline is the static /terms a visitor gets from memory (a member's /terms is rendered, with their menu).
 const VISITOR = { cookie: 'lang=en', 'accept-encoding': 'br, gzip', accept: 'text/html' };

@@ -9,8 +9,7 @@ import { eraseExpiredAccounts } from '../../src/server/accounts/accounts.service
 import { createApi } from '../../src/server/api/app';
 import { createAppContext } from '../../src/server/app-context';
 import { readConfig } from '../../src/server/config';
-import { openDatabase } from '../../src/server/db/database';
-import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
+import { createTestApp, DIALECTS, openSecondHandle, type TestApp } from '../helpers/test-app';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -510,15 +509,7 @@ for (const dialect of DIALECTS) {
         expect(JSON.stringify(limits.rows)).toContain(email);
 
         // "Restart": a new connection and new services on the same database.
-        let url: string;
-        if (dialect === 'sqlite') {
-          url = `sqlite:${t.app.db.raw.sqlite?.name}`;
-        } else {
-          const u = new URL(process.env.TEST_DATABASE_URL as string);
-          u.searchParams.set('options', `-c search_path=${t.app.db.schema}`);
-          url = u.toString();
-        }
-        const handle = openDatabase(url);
+        const handle = openSecondHandle(t.app.db);
         const config = readConfig({ NODE_ENV: 'test', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'kindred-restart-')) });
         const app2 = await createAppContext(config, { db: handle, clock: t.clock, logger: pino({ level: 'silent' }) });
         try {

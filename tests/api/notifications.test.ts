@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
+import { smtpReceiver } from '../helpers/smtp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getT } from '../../src/shared/i18n';
 import { createJobRunner } from '../../src/server/jobs/jobs';
@@ -16,21 +16,11 @@ interface Received { to: string[]; headers: string; raw: string; subject: string
 /** A real SMTP server on a free port: every mail the app sends over SMTP_URL lands in `mails`. */
 async function startSmtp() {
   const mails: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        // Unfold header lines (RFC 5322) so long headers read as one line.
-        const headers = raw.slice(0, raw.indexOf('\r\n\r\n')).replace(/\r\n[ \t]+/g, ' ');
-        const subjectLine = /^Subject: (.*)$/m.exec(headers)?.[1] ?? '';
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), headers, raw, subject: decodeWords(subjectLine) });
-        callback();
-      });
-    },
+  const server = smtpReceiver((to, raw) => {
+    // Unfold header lines (RFC 5322) so long headers read as one line.
+    const headers = raw.slice(0, raw.indexOf('\r\n\r\n')).replace(/\r\n[ \t]+/g, ' ');
+    const subjectLine = /^Subject: (.*)$/m.exec(headers)?.[1] ?? '';
+    mails.push({ to, headers, raw, subject: decodeWords(subjectLine) });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { mails, port: (server.server.address() as AddressInfo).port, close: () => new Promise<void>((r) => server.close(() => r())) };

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../src/server/db/database';
-import { openTestDatabase } from '../helpers/test-app';
+import { openTestDatabase, schemaUrl } from '../helpers/test-app';
 import { readEvents } from '../helpers/sse';
 
 // Two app processes share PostgreSQL and Redis: a message sent through one reaches an SSE client
@@ -41,14 +41,13 @@ describe.skipIf(!enabled)('realtime across two app processes (PostgreSQL + Redis
   beforeAll(async () => {
     const db = await openTestDatabase('postgres');
     drop = db.drop;
-    const schemaUrl = new URL(process.env.TEST_DATABASE_URL as string);
-    schemaUrl.searchParams.set('options', `-c search_path=${db.handle.schema}`);
+    const databaseUrl = schemaUrl(db.handle.schema as string);
     await db.handle.db.destroy().catch(() => undefined);
     // One after the other, so only the first one runs the migrations.
-    processes.push(await startProcess(portA, schemaUrl.toString()));
-    processes.push(await startProcess(portB, schemaUrl.toString()));
+    processes.push(await startProcess(portA, databaseUrl));
+    processes.push(await startProcess(portB, databaseUrl));
     // The test's own handle was closed above; reopen one for setup queries.
-    setup = openDatabase(schemaUrl.toString());
+    setup = openDatabase(databaseUrl);
   }, 60_000);
   afterAll(async () => {
     for (const child of processes) child.kill('SIGTERM');

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Db, openDatabase } from '../../src/server/db/database';
+import type { Db } from '../../src/server/db/database';
 import { seedDemoData } from '../../src/server/db/seed';
 import { SEARCH_COUNT_CAP } from '../../src/shared/profiles.contract';
 import { activeMember, as, post } from '../helpers/members';
-import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
+import { createTestApp, DIALECTS, openSecondHandle, type TestApp } from '../helpers/test-app';
 
 // Search counts and pages are shared for a moment per site × filters (profiles.service.ts). Who may
 // be listed must still hold exactly: invisible, blocked and other-site profiles never show, and a
@@ -18,9 +18,7 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       t = await createTestApp(dialect);
       const { db: handle } = t.app;
-      other = handle.dialect === 'sqlite'
-        ? openDatabase(`sqlite:${handle.raw.sqlite?.name}`)
-        : openDatabase(`${process.env.TEST_DATABASE_URL}${process.env.TEST_DATABASE_URL?.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${handle.schema}`)}`);
+      other = openSecondHandle(handle);
     });
     afterAll(async () => {
       await other.db.destroy();

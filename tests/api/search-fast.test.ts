@@ -7,10 +7,10 @@ import { createApi } from '../../src/server/api/app';
 import { createCompression, plainEncoding } from '../../src/server/api/compression';
 import { answerSearch, plainSearchFilters } from '../../src/server/api/search-fast';
 import { requestEndpoint } from '../../src/server/context/request-context';
-import { type Db, openDatabase } from '../../src/server/db/database';
+import type { Db } from '../../src/server/db/database';
 import { coalescedCheck } from '../../src/server/profiles/profiles.service';
 import { activeMember, post } from '../helpers/members';
-import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
+import { createTestApp, DIALECTS, openSecondHandle, type TestApp } from '../helpers/test-app';
 
 // GET /api/search.php is answered on node:http before Hono (src/server/api/search-fast.ts), a
 // visitor's answer from one cached string. It must be the route's answer byte for byte, and hold
@@ -105,9 +105,7 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       t = await createTestApp(dialect);
       const { db: handle } = t.app;
-      other = handle.dialect === 'sqlite'
-        ? openDatabase(`sqlite:${handle.raw.sqlite?.name}`)
-        : openDatabase(`${process.env.TEST_DATABASE_URL}${process.env.TEST_DATABASE_URL?.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${handle.schema}`)}`);
+      other = openSecondHandle(handle);
       const api = getRequestListener(createApi(t.app).fetch);
       const compress = createCompression();
       const deps = { app: t.app, mailer: t.app.mailer, limits: t.app.limits };

@@ -4,10 +4,9 @@ import { hashToken } from '../../src/server/accounts/tokens';
 import { createApi } from '../../src/server/api/app';
 import { type AppContext, createAppContext } from '../../src/server/app-context';
 import { readConfig } from '../../src/server/config';
-import { type Db, openDatabase } from '../../src/server/db/database';
 import { createMemoryBus, createRedisBus, type EventBus } from '../../src/server/events/bus';
 import { activeMember, as, JSON_HEADERS, post } from '../helpers/members';
-import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
+import { createTestApp, DIALECTS, openSecondHandle, type TestApp } from '../helpers/test-app';
 
 // The session cache (src/server/accounts/session-cache.ts) may never answer for a session that has
 // ended or a member that changed: every case below would fail if a stale entry were served.
@@ -23,9 +22,7 @@ async function userOf(t: { request: TestApp['request'] }, cookie: string) {
 
 /** A second app instance on the same database through its own handle, sharing `bus` (or not). */
 async function secondInstance(first: AppContext, bus: EventBus) {
-  const handle: Db = first.db.dialect === 'sqlite'
-    ? openDatabase(`sqlite:${first.db.raw.sqlite?.name}`)
-    : { ...openDatabase(`${process.env.TEST_DATABASE_URL}${process.env.TEST_DATABASE_URL?.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${first.db.schema}`)}`), schema: first.db.schema };
+  const handle = openSecondHandle(first.db);
   const config = readConfig({ NODE_ENV: 'test', DATA_DIR: first.config.dataDir, ...LONG });
   const app = await createAppContext(config, { db: handle, clock: first.clock, bus, logger: pino({ level: 'silent' }) });
   const api = createApi(app);

@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { SMTPServer } from 'smtp-server';
+import type { SMTPServer } from 'smtp-server';
+import { smtpReceiver } from '../helpers/smtp';
 
 /** E2E_MAIL_DIR lets a second run (another E2E_PORT) keep its own mail beside the first. */
 export const MAIL_DIR = process.env.E2E_MAIL_DIR ?? 'test-results/e2e-mail';
@@ -11,18 +12,8 @@ export function startMailServer(): Promise<SMTPServer> {
   rmSync(MAIL_DIR, { recursive: true, force: true });
   mkdirSync(MAIL_DIR, { recursive: true });
   let n = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
-        writeFileSync(path.join(MAIL_DIR, `${Date.now()}-${n++}.json`), JSON.stringify({ to, raw: Buffer.concat(chunks).toString('utf8') }));
-        callback();
-      });
-    },
+  const server = smtpReceiver((to, raw) => {
+    writeFileSync(path.join(MAIL_DIR, `${Date.now()}-${n++}.json`), JSON.stringify({ to: to.map((a) => a.toLowerCase()), raw }));
   });
   return new Promise((resolve) => server.listen(SMTP_PORT, '127.0.0.1', () => resolve(server)));
 }

@@ -23,9 +23,7 @@ export async function openTestDatabase(dialect: Dialect): Promise<{ handle: Db; 
   const admin = openDatabase(base);
   await admin.db.schema.createSchema(schema).execute();
   await admin.db.destroy();
-  const url = new URL(base);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  const handle = { ...openDatabase(url.toString()), schema };
+  const handle = { ...openDatabase(schemaUrl(schema)), schema };
   return {
     handle,
     async drop() {
@@ -35,6 +33,19 @@ export async function openTestDatabase(dialect: Dialect): Promise<{ handle: Db; 
       await cleanup.db.destroy();
     },
   };
+}
+
+/** Another handle on the same test database (its own connection, as another process would have). */
+export function openSecondHandle(handle: Db): Db {
+  if (handle.dialect === 'sqlite') return openDatabase(`sqlite:${handle.raw.sqlite?.name}`);
+  return { ...openDatabase(schemaUrl(handle.schema as string)), schema: handle.schema };
+}
+
+/** The test PostgreSQL database's URL with its tables looked up in `schema`. */
+export function schemaUrl(schema: string): string {
+  const url = new URL(process.env.TEST_DATABASE_URL as string);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return url.toString();
 }
 
 export interface TestApp {
