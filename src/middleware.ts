@@ -3,6 +3,7 @@ import { getT } from './shared/i18n';
 import { contentSecurityPolicy, inlineScriptHashes } from './server/security-headers';
 import { createRequestContext } from './server/context/request-context';
 import { readConfig } from './server/config';
+import { runWithIslandData } from './server/pages/island-data';
 import { pageRequestProblem, REQUEST_ERROR_PATH } from './server/pages/request-guard';
 import { SiteRegistry, loadSites } from './server/sites/site-registry';
 
@@ -32,7 +33,8 @@ const context = defineMiddleware((astro, next) => {
       return next(REQUEST_ERROR_PATH);
     }
   }
-  return next();
+  // Island inputs provided by the page are kept for this render only (src/server/pages/island-data.ts).
+  return runWithIslandData(() => next());
 });
 
 /** Pages rendered on request get a CSP that allows exactly their inline scripts. */
