@@ -120,8 +120,8 @@ export async function startServer(config: Config = readConfig(), overrides: Part
         // A member whose exact page is cached gets it again; the session was looked up (and is still valid)
         // first. Not during the time bonus: its countdown is set from the server clock of the render.
         const cacheable = cacheKey !== null && user !== null && (user.paid_user || app.clock.now() - Date.parse(user.signup_date) >= TIME_BONUS_SECONDS * 1000);
-        if (cacheable && pages?.serve(cacheKey, res)) return;
-        if (cacheable) pages?.record(cacheKey, res);
+        if (cacheable && pages && (await pages.serve(cacheKey, res))) return;
+        if (cacheable && pages) await pages.record(cacheKey, res);
         compress(req as never, res as never, () =>
           (async () => {
             const locals = { ctx, user, services: { app, accounts }, pageProblem };

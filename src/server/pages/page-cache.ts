@@ -16,8 +16,12 @@ import type { Db } from '../db/database';
  * jobs), and `data_version` moves when any other connection (another process, a CLI) commits. The
  * pair is read before the render starts and again when it ends: an answer is stored only if neither
  * moved meanwhile and no transaction was open at either moment (on one shared connection, a render
- * could otherwise see rows a transaction later rolls back). PostgreSQL has no such cheap signal, so
- * there the cache is off and every view renders.
+ * could otherwise see rows a transaction later rolls back). On PostgreSQL the signal is the server's
+ * WAL insert position (`pg_current_wal_insert_lsn()`) with the current snapshot (`pg_current_snapshot()`):
+ * every row written and every commit, by any process, moves the position, and a commit not yet visible
+ * is still listed in the snapshot — so a page rendered after version V is exact for as long as the
+ * version is still V (other databases, vacuum and checkpoints move it too: they only cost a render). One query per repeated view instead of a render; where the function is not
+ * available (a read replica), the cache stays off.
  *
  * Only GET requests of signed-in members to the member routes below are kept; an answer is stored
  * only when it is a 200 HTML page that sets no cookie. `PAGE_CACHE_MS=0` turns the cache off.
@@ -36,24 +40,46 @@ export interface PageCache {
   /** The cache key of a request, or null when its answer must always be rendered. */
   keyOf(req: IncomingMessage, parts: { siteId: string; secure: boolean; locale: string; country: string | null; token: string | undefined }): string | null;
   /** Sends the stored answer when it is still exact; false when the page must be rendered. */
-  serve(key: string, res: ServerResponse): boolean;
+  serve(key: string, res: ServerResponse): Promise<boolean>;
   /** Records what the render sends through `res` (call before anything wraps `res`), stored when exact. */
-  record(key: string, res: ServerResponse): void;
+  record(key: string, res: ServerResponse): Promise<void>;
   readonly size: number;
 }
 
 const MAX_BODY = 512 * 1024;
 
-export function createPageCache(db: Db, clock: { now(): number }, maxAgeMs: number, maxEntries = 2000): PageCache | null {
+/**
+ * PostgreSQL: the WAL insert position moves with every row written and every commit, by any process.
+ * A commit's record is in the WAL a moment before other sessions see it: the snapshot lists it as still
+ * running until then, so a render that missed it carries a version that will not match once it shows.
+ */
+const PG_VERSION = "select pg_current_wal_insert_lsn()::text || ' ' || pg_current_snapshot()::text as v";
+
+/** Null while nothing can be trusted to stay (an open SQLite transaction, a failed read). */
+type VersionReader = () => Promise<string | null>;
+
+function versionReader(db: Db): VersionReader | null {
   const sqlite = db.raw.sqlite;
-  if (!sqlite || maxAgeMs <= 0) return null;
-  const statement = sqlite.prepare('select total_changes(), data_version from pragma_data_version').raw();
-  /** Null while a transaction is open: nothing read now can be trusted to stay. */
-  const version = (): string | null => {
-    if (sqlite.inTransaction) return null;
-    const [changes, others] = statement.get() as [number, number];
-    return `${changes}:${others}`;
-  };
+  if (sqlite) {
+    const statement = sqlite.prepare('select total_changes(), data_version from pragma_data_version').raw();
+    return () => {
+      if (sqlite.inTransaction) return Promise.resolve(null);
+      const [changes, others] = statement.get() as [number, number];
+      return Promise.resolve(`${changes}:${others}`);
+    };
+  }
+  const pool = db.raw.pool;
+  if (!pool) return null;
+  return () =>
+    pool.query<{ v: string }>(PG_VERSION).then(
+      (result) => result.rows[0]?.v ?? null,
+      () => null,
+    );
+}
+
+export function createPageCache(db: Db, clock: { now(): number }, maxAgeMs: number, maxEntries = 2000): PageCache | null {
+  const version = versionReader(db);
+  if (!version || maxAgeMs <= 0) return null;
   const entries = new Map<string, Entry>();
 
   return {
@@ -68,12 +94,12 @@ export function createPageCache(db: Db, clock: { now(): number }, maxAgeMs: numb
       const h = req.headers;
       return [siteId, h.host ?? '', secure ? 's' : '', locale, country ?? '', url, h.cookie ?? '', h['accept-encoding'] ?? '', h['accept-language'] ?? ''].join('\n');
     },
-    serve(key, res) {
+    async serve(key, res) {
       const entry = entries.get(key);
       if (!entry) return false;
       const age = clock.now() - entry.at;
-      if (age < 0 || age >= maxAgeMs || version() !== entry.version) {
-        entries.delete(key);
+      if (age < 0 || age >= maxAgeMs || (await version()) !== entry.version) {
+        if (entries.get(key) === entry) entries.delete(key);
         return false;
       }
       // Least recently used goes first when the map is full.
@@ -83,8 +109,8 @@ export function createPageCache(db: Db, clock: { now(): number }, maxAgeMs: numb
       res.end(entry.body);
       return true;
     },
-    record(key, res) {
-      const started = version();
+    async record(key, res) {
+      const started = await version();
       if (started === null) return;
       const at = clock.now();
       const chunks: Buffer[] = [];
@@ -104,12 +130,17 @@ export function createPageCache(db: Db, clock: { now(): number }, maxAgeMs: numb
       res.end = ((chunk?: unknown, ...rest: unknown[]) => {
         take(chunk, rest[0]);
         const headers = res.getHeaders();
-        const exact = res.statusCode === 200 && size <= MAX_BODY && headers['set-cookie'] === undefined
-          && String(headers['content-type'] ?? '').startsWith('text/html') && version() === started;
-        if (exact) {
+        const storable = res.statusCode === 200 && size <= MAX_BODY && headers['set-cookie'] === undefined
+          && String(headers['content-type'] ?? '').startsWith('text/html');
+        // Stored only if nothing changed while it rendered (checked after the answer is on its way).
+        if (storable) {
+          const body = Buffer.concat(chunks);
           const { 'content-length': _length, 'transfer-encoding': _chunked, ...kept } = headers;
-          if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
-          entries.set(key, { version: started, at, status: 200, headers: kept, body: Buffer.concat(chunks) });
+          void version().then((ended) => {
+            if (ended !== started) return;
+            if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
+            entries.set(key, { version: started, at, status: 200, headers: kept, body });
+          });
         }
         return end(chunk, ...rest);
       }) as typeof res.end;
