@@ -28,10 +28,17 @@ export { I18N_OPTIONS };
  * has them), keyed by Intl.PluralRules category: for code that fills in a count without i18next.
  */
 export function pluralForms(locale: Locale, key: string): Record<string, string> {
+  // Every member page asks for the same few: built once per locale × key (catalogs never change at run time).
+  const memo = `${locale}:${key}`;
+  const known = pluralMemo.get(memo);
+  if (known) return known;
   const catalog = CATALOGS[locale];
   const categories = new Intl.PluralRules(LOCALE_TAGS[locale]).resolvedOptions().pluralCategories;
-  return Object.fromEntries(categories.map((c) => [c, catalog[`${key}_${c}`] ?? CATALOGS.en[`${key}_${c}`] ?? CATALOGS.en[`${key}_other`]]));
+  const forms = Object.freeze(Object.fromEntries(categories.map((c) => [c, catalog[`${key}_${c}`] ?? CATALOGS.en[`${key}_${c}`] ?? CATALOGS.en[`${key}_other`]])));
+  pluralMemo.set(memo, forms);
+  return forms;
 }
+const pluralMemo = new Map<string, Record<string, string>>();
 
 const instances = new Map<Locale, I18n>();
 
