@@ -163,7 +163,9 @@ export function MemberSearch(props: Props) {
         </div>
         <div className="field search-submit">
           <button className="btn btn-primary" type="submit">{t('search.submit')}</button>
-          {canLocate && <button className="btn btn-outline" type="button" onClick={askNearMe} disabled={nearMe === 'locating'}>{t('search.near_me')}</button>}
+          {/* Rendered from the start, invisible until the browser says it can locate: its line is kept, so nothing moves when it shows. */}
+          <button className="btn btn-outline" type="button" onClick={askNearMe} disabled={!canLocate || nearMe === 'locating'}
+            style={canLocate ? undefined : { visibility: 'hidden' }} aria-hidden={canLocate ? undefined : true} tabIndex={canLocate ? undefined : -1}>{t('search.near_me')}</button>
         </div>
       </form>
       {nearMe && nearMe !== 'filled' && nearMe !== 'skipped' && (
