@@ -59,7 +59,27 @@ export function getI18n(locale: Locale): I18n {
 }
 
 export type Translate = TFunction;
-/** The translate function for a locale. */
+const translators = new Map<Locale, TFunction>();
+/**
+ * The translate function for a locale. A key asked for without options (most of a page: menus, labels,
+ * footers) is looked up once and remembered — catalogs never change while the process runs; calls with
+ * options (counts, names) go to i18next every time.
+ */
 export function getT(locale: Locale): TFunction {
-  return getI18n(locale).t;
+  let t = translators.get(locale);
+  if (!t) {
+    const base = getI18n(locale).t;
+    const plain = new Map<string, string>();
+    t = ((key: unknown, ...rest: unknown[]) => {
+      if (rest.length !== 0 || typeof key !== 'string') return (base as unknown as (...args: unknown[]) => string)(key, ...rest);
+      let text = plain.get(key);
+      if (text === undefined) {
+        text = base(key);
+        if (plain.size < 20_000) plain.set(key, text);
+      }
+      return text;
+    }) as unknown as TFunction;
+    translators.set(locale, t);
+  }
+  return t;
 }
