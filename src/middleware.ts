@@ -41,6 +41,8 @@ const context = defineMiddleware((astro, next) => {
 /** Pages rendered on request get a CSP that allows exactly their inline scripts. */
 const csp = defineMiddleware(async (astro, next) => {
   const response = await next();
+  // Already done by this middleware for the page a rewrite rendered (the 404 page, Astro.rewrite).
+  if (response.headers.has('content-encoding')) return response;
   if (astro.isPrerendered || !response.headers.get('content-type')?.startsWith('text/html')) return response;
   const html = await response.text();
   const headers = new Headers(response.headers);
