@@ -1,6 +1,6 @@
 import { createInstance, type TFunction } from 'i18next';
 import { useMemo } from 'react';
-import { I18N_OPTIONS } from '../../shared/i18n/options';
+import { I18N_OPTIONS, rememberPlainKeys } from '../../shared/i18n/options';
 
 /**
  * Props every island gets: its locale. Translations never travel in props: the catalogs are the same
@@ -42,7 +42,7 @@ export function islandT(locale: string): TFunction {
   const resources: Record<string, { translation: Catalog }> = { [locale]: { translation: catalog } };
   if (catalogs.en && locale !== 'en') resources.en = { translation: catalogs.en };
   instance.init({ ...I18N_OPTIONS, lng: locale, resources });
-  t = instance.t;
+  t = rememberPlainKeys(instance.t);
   translators.set(locale, t);
   return t;
 }

@@ -20,7 +20,7 @@ export const CATALOGS: Record<Locale, Catalog> = { nl, en, de, it, fr, es, pl, d
 // they load their locale's catalog as one hashed asset instead of receiving it in their props.
 (globalThis as { __kindredCatalogs?: Record<string, Catalog> }).__kindredCatalogs = CATALOGS;
 
-import { I18N_OPTIONS } from './options';
+import { I18N_OPTIONS, rememberPlainKeys } from './options';
 export { I18N_OPTIONS };
 
 /**
@@ -60,25 +60,11 @@ export function getI18n(locale: Locale): I18n {
 
 export type Translate = TFunction;
 const translators = new Map<Locale, TFunction>();
-/**
- * The translate function for a locale. A key asked for without options (most of a page: menus, labels,
- * footers) is looked up once and remembered — catalogs never change while the process runs; calls with
- * options (counts, names) go to i18next every time.
- */
+/** The translate function for a locale (plain keys remembered: `rememberPlainKeys`). */
 export function getT(locale: Locale): TFunction {
   let t = translators.get(locale);
   if (!t) {
-    const base = getI18n(locale).t;
-    const plain = new Map<string, string>();
-    t = ((key: unknown, ...rest: unknown[]) => {
-      if (rest.length !== 0 || typeof key !== 'string') return (base as unknown as (...args: unknown[]) => string)(key, ...rest);
-      let text = plain.get(key);
-      if (text === undefined) {
-        text = base(key);
-        if (plain.size < 20_000) plain.set(key, text);
-      }
-      return text;
-    }) as unknown as TFunction;
+    t = rememberPlainKeys(getI18n(locale).t);
     translators.set(locale, t);
   }
   return t;
