@@ -254,7 +254,7 @@ const BATCH_MAX = 64;
  * one commit for all. Answers are given only after the commit (and, by the caller, after `durable()`).
  */
 function batcher(app: AppContext, st: Statements) {
-  let queue: Pending[] = [];
+  const queue: Pending[] = [];
   let scheduled = false;
   const flush = async () => {
     scheduled = false;
