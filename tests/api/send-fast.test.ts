@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getT } from '../../src/shared/i18n';
 import { createApi } from '../../src/server/api/app';
 import { createCompression } from '../../src/server/api/compression';
 import { answerSend } from '../../src/server/api/send-fast';
@@ -56,6 +57,9 @@ interface Twin {
   t: TestApp;
   server: Server;
   published: BusEvent[];
+  /** Push notices started (recorded, not sent), and the member with a subscription. */
+  pushed: unknown[];
+  pushUserId?: number;
   /** Requests the server handed to Hono, and all requests. */
   handedOn: number;
   requests: number;
@@ -64,6 +68,8 @@ interface Twin {
 async function twin(dialect: 'sqlite' | 'postgres', fast: boolean): Promise<Twin> {
   const t = await createTestApp(dialect);
   const published: BusEvent[] = [];
+  const pushed: unknown[] = [];
+  t.app.push.notify = (userId, type, build) => void pushed.push({ userId, type, payload: build(getT('en')) });
   const publish = t.app.bus.publish.bind(t.app.bus);
   t.app.bus.publish = (events) => {
     published.push(...events);
@@ -73,7 +79,7 @@ async function twin(dialect: 'sqlite' | 'postgres', fast: boolean): Promise<Twin
   const compress = createCompression();
   const deps = { app: t.app, mailer: t.app.mailer, limits: t.app.limits };
   const around = (q: IncomingMessage, r: ServerResponse, next: () => void) => void compress(q as never, r as never, next);
-  const self: Twin = { t, server: undefined as unknown as Server, published, handedOn: 0, requests: 0 };
+  const self: Twin = { t, server: undefined as unknown as Server, published, pushed, handedOn: 0, requests: 0 };
   self.server = createServer((req, res) => {
     self.requests++;
     const toApi = () => {
@@ -88,6 +94,9 @@ async function twin(dialect: 'sqlite' | 'postgres', fast: boolean): Promise<Twin
   await new Promise<void>((r) => self.server.listen(0, '127.0.0.1', r));
   return self;
 }
+
+/** The one member with a push subscription. */
+const pushUser = (x: Twin) => x.pushUserId;
 
 /** Every row a send writes or reads for its rules, in a comparable order. */
 async function rows(t: TestApp) {
@@ -161,6 +170,10 @@ for (const dialect of DIALECTS) {
         }
         await db.updateTable('profiles').set({ status: 'active', country: 'DE', site_id: t.app.sites.forHost(MAENNERHAFEN).id }).where('id', 'in', [otto.profileId, hans.profileId]).execute();
         await db.updateTable('users').set({ site_id: t.app.sites.forHost(MAENNERHAFEN).id }).where('id', '=', otto.userId).execute();
+        // Bob gets push notices; Fay has a tab open (no notice mail then).
+        await db.insertInto('push_subscriptions').values({ user_id: bob.userId, endpoint: 'https://push.example/bob', p256dh: 'k', auth: 'a', created_at: 0 }).execute();
+        for (const x of [hono, fast]) if (x.t === t) x.pushUserId = bob.userId;
+        await db.insertInto('member_presence').values({ process_id: 'elsewhere', user_id: fay.userId, seen_at: t.clock.now() }).execute();
         // Ann blocked Dan; Eve blocked Ann.
         await db.insertInto('blocks').values([
           { blocker_profile_id: ann.profileId, blocked_profile_id: dan.profileId, created_at: 0 },
@@ -249,6 +262,12 @@ for (const dialect of DIALECTS) {
       expect(JSON.parse(viaFast.find((a) => a.step === 'in German')!.answer.body).message).not.toBe(JSON.parse(viaFast.find((a) => a.step === 'no credits')!.answer.body).message);
       expect(await rows(fast.t)).toEqual(await rows(hono.t));
       expect(fast.published).toEqual(hono.published);
+      // Push notices that reach someone: the push service sends only to members with a subscription (Bob);
+      // for the others the fast path skips the call the service would end after its lookup.
+      const reaching = (x: Twin) => x.pushed.filter((p) => (p as { userId: number }).userId === pushUser(x));
+      expect(reaching(fast)).toEqual(reaching(hono));
+      expect(reaching(hono).length).toBeGreaterThan(3);
+      if (dialect === 'sqlite') expect(fast.pushed.every((p) => (p as { userId: number }).userId === pushUser(fast))).toBe(true);
       expect(fast.published.length).toBeGreaterThan(10);
 
       // Who answered: on SQLite every plain send of a member with a session is the fast path's; on PostgreSQL Hono answers all.
