@@ -17,7 +17,8 @@ import { toChatMessage } from './chat.repository';
  * caller then hands the request to the Hono route, which refuses it translated (the route runs
  * `sendMessage` from the start, so nothing here may have written or counted before a `null`).
  *
- * 1. `check` under the connection (no Kysely transaction open): the member's own profile, a
+ * 1. `check`, outside any open transaction (so every row read is committed; while a Kysely
+ *    transaction is open it waits for Kysely's connection lock): the member's own profile, a
  *    repeated client_id (answered from the stored message, as `sendMessage` does), then every
  *    rule. A refusal here is `null` before anything was counted.
  * 2. The message_minute abuse limit is counted (once, as `sendMessage` counts it).
