@@ -281,6 +281,67 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it('checks every rule again when it writes: a block made while the limiter counted refuses the send', async () => {
+      const t = fast.t;
+      const db = t.app.db.db;
+      const sam = await activeMember(t, 'Sam', { paid: true, credits: 100 });
+      const tia = await activeMember(t, 'Tia', { credits: 100 });
+      const consume = t.app.abuse.consume.bind(t.app.abuse);
+      let counted = 0;
+      t.app.abuse.consume = async (name, key) => {
+        if (name === 'message_minute' && key === String(sam.userId)) {
+          counted++;
+          // Tia blocks Sam while Sam's send waits for the limiter (after its first check passed).
+          if (counted === 1) await db.insertInto('blocks').values({ blocker_profile_id: tia.profileId, blocked_profile_id: sam.profileId, created_at: 0 }).execute();
+        }
+        return consume(name, key);
+      };
+      try {
+        const handed = fast.handedOn;
+        const r = await send(fast.server, { cookie: sam.cookie, body: { kind: 'text', client_id: 'client-race-1', profile_id: tia.profileId, text: 'hi' } });
+        expect(r.status).toBe(403);
+        expect(JSON.parse(r.body.toString()).error).toBe('blocked_by');
+        // The fast path let it go to the route, which counted the limit again (stricter, never looser).
+        expect(fast.handedOn).toBe(handed + 1);
+        expect(counted).toBe(dialect === 'sqlite' ? 2 : 1);
+        expect(await db.selectFrom('messages').select('id').where('client_id', '=', 'client-race-1').execute()).toEqual([]);
+        expect((await db.selectFrom('users').select('credits').where('id', '=', sam.userId).executeTakeFirstOrThrow()).credits).toBe(100);
+      } finally {
+        t.app.abuse.consume = consume;
+      }
+    });
+
+    it('waits for an open Kysely transaction and writes nothing into it (its rollback keeps the message)', async () => {
+      const t = fast.t;
+      const db = t.app.db.db;
+      const uli = await activeMember(t, 'Uli', { paid: true, credits: 100 });
+      const vic = await activeMember(t, 'Vic', { credits: 100 });
+      let release!: () => void;
+      const held = new Promise<void>((r) => { release = r; });
+      let opened!: () => void;
+      const isOpen = new Promise<void>((r) => { opened = r; });
+      // Another request's transaction, open across an await (as Kysely holds SQLite's one connection).
+      const other = db.transaction().execute(async (trx) => {
+        await trx.updateTable('users').set({ credits: 7 }).where('id', '=', vic.userId).execute();
+        opened();
+        await held;
+        throw new Error('rolled back');
+      }).catch((err: Error) => err.message);
+      await isOpen;
+      const handed = fast.handedOn;
+      const answer = send(fast.server, { cookie: uli.cookie, body: { kind: 'text', client_id: 'client-held-1', profile_id: vic.profileId, text: 'hi' } });
+      await new Promise((r) => setTimeout(r, 100));
+      release();
+      expect(await other).toBe('rolled back');
+      const r = await answer;
+      expect(r.status).toBe(201);
+      // On SQLite the fast path answered it itself, after the transaction ended.
+      expect(fast.handedOn).toBe(dialect === 'sqlite' ? handed : handed + 1);
+      expect(await db.selectFrom('messages').select('id').where('client_id', '=', 'client-held-1').execute()).toHaveLength(1);
+      expect((await db.selectFrom('users').select('credits').where('id', '=', vic.userId).executeTakeFirstOrThrow()).credits).toBe(100);
+      expect((await db.selectFrom('users').select('credits').where('id', '=', uli.userId).executeTakeFirstOrThrow()).credits).toBe(90);
+    });
+
     it('charges exactly once and never below zero when one member sends in parallel', async () => {
       for (const x of [hono, fast]) {
         const t = x.t;
