@@ -1,8 +1,10 @@
 import { defineMiddleware, sequence } from 'astro:middleware';
 import { getT } from './shared/i18n';
+import { COMPRESS_THRESHOLD, compressOnce, plainEncoding } from './server/api/compression';
 import { contentSecurityPolicy, inlineScriptHashes } from './server/security-headers';
 import { createRequestContext } from './server/context/request-context';
 import { readConfig } from './server/config';
+import { runWithIslandData } from './server/pages/island-data';
 import { pageRequestProblem, REQUEST_ERROR_PATH } from './server/pages/request-guard';
 import { SiteRegistry, loadSites } from './server/sites/site-registry';
 
@@ -32,17 +34,28 @@ const context = defineMiddleware((astro, next) => {
       return next(REQUEST_ERROR_PATH);
     }
   }
-  return next();
+  // Island inputs provided by the page are kept for this render only (src/server/pages/island-data.ts).
+  return runWithIslandData(() => next());
 });
 
 /** Pages rendered on request get a CSP that allows exactly their inline scripts. */
 const csp = defineMiddleware(async (astro, next) => {
   const response = await next();
+  // Already done by this middleware for the page a rewrite rendered (the 404 page, Astro.rewrite).
+  if (response.headers.has('content-encoding')) return response;
   if (astro.isPrerendered || !response.headers.get('content-type')?.startsWith('text/html')) return response;
   const html = await response.text();
   const headers = new Headers(response.headers);
   headers.set('Content-Security-Policy', contentSecurityPolicy(inlineScriptHashes(html)));
   headers.set('Cache-Control', 'private, no-cache');
+  // The page is whole here: compressed in one call, which costs a third of a compression stream per
+  // response (the node entry's compression then leaves it alone; unusual Accept-Encoding headers are its job).
+  const encoding = import.meta.env.PROD ? plainEncoding(astro.request.headers.get('accept-encoding') ?? undefined) : null;
+  if (encoding && Buffer.byteLength(html) >= COMPRESS_THRESHOLD) {
+    headers.set('Content-Encoding', encoding);
+    headers.append('Vary', 'Accept-Encoding');
+    return new Response(compressOnce(html, encoding) as unknown as BodyInit, { status: response.status, statusText: response.statusText, headers });
+  }
   return new Response(html, { status: response.status, statusText: response.statusText, headers });
 });
 

@@ -31,6 +31,8 @@ export interface Config {
   rateLimitFactor: number;
   /** How long a process may reuse a session lookup (ms; 0 turns the cache off). */
   sessionCacheMs: number;
+  /** How long a member page may be sent again unrendered while the database is unchanged (ms; 0: off; SQLite only). */
+  pageCacheMs: number;
   logLevel: string;
   seedOnEmpty: boolean;
   seedProfiles: number;
@@ -84,6 +86,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: Number(env.BODY_LIMIT_BYTES ?? 1024 * 1024),
     rateLimitFactor: Math.max(1, Number(env.RATE_LIMIT_FACTOR ?? 1) || 1),
     sessionCacheMs: Math.max(0, Number(env.SESSION_CACHE_MS ?? 2000) || 0),
+    pageCacheMs: Math.max(0, Number(env.PAGE_CACHE_MS ?? 3000) || 0),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     // Production never seeds unless asked, and even then never the demo logins (see seed.ts).
     seedOnEmpty: production ? env.SEED_ON_EMPTY === '1' : env.SEED_ON_EMPTY !== '0',

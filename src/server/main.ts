@@ -20,6 +20,8 @@ import { keepVisitTracking } from './tracking/tracking.service';
 import { createUploadHandler } from './static/uploads';
 import { NOT_FOUND, pageRequestProblem, REQUEST_ERROR_PATH } from './pages/request-guard';
 import { preloadGeocoder } from './geo/geocode.service';
+import { createPageCache } from './pages/page-cache';
+import { TIME_BONUS_SECONDS } from '../shared/constants';
 
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals: object) => Promise<void>;
 
@@ -54,6 +56,8 @@ export async function startServer(config: Config = readConfig(), overrides: Part
   // HTML pages replace the CSP with one that lists their inline scripts (src/middleware.ts).
   const accounts: AccountsDeps = { app, mailer: app.mailer, limits: app.limits };
   const compress = createCompression();
+  // Member pages sent again while nothing they show can have changed (SQLite; src/server/pages/page-cache.ts).
+  const pages = createPageCache(app.db, app.clock, config.pageCacheMs);
   // The search fast path may send a visitor's answer in the brotli/gzip form this compression would make.
   const api = createApiNodeListener(app, (req, res, next) => void compress(req as never, res as never, next), { encodesLikeAround: true });
   const securityHeaders = (secure: boolean) => ({ ...baseSecurityHeaders(secure), 'Content-Security-Policy': NON_HTML_CSP });
@@ -109,21 +113,29 @@ export async function startServer(config: Config = readConfig(), overrides: Part
     const token = parseCookies(req.headers.cookie)[AUTH_COOKIE];
     // A form post (login, signup without JavaScript …) is answered once its writes are on disk.
     if (req.method !== 'GET' && req.method !== 'HEAD') holdEndUntilDurable(res, app);
-    compress(req as never, res as never, () =>
-      memberForSession(accounts, ctx.site, token)
-        .then(async (member) => {
-          const user = member ? await describeUser(accounts, ctx.site, member.user, member) : null;
-          const locals = { ctx, user, services: { app, accounts }, pageProblem };
-          // A path no route matches (Astro hands it back without an error): the 404 page, once.
-          const unrouted = (err?: unknown) => {
-            if (err !== undefined || res.headersSent || req.url === REQUEST_ERROR_PATH) return fail(err);
-            req.url = REQUEST_ERROR_PATH;
-            return void astro(req, res, fail, { ...locals, pageProblem: NOT_FOUND }).catch(fail);
-          };
-          return astro(req, res, unrouted, locals);
-        })
-        .catch(fail),
-    );
+    const cacheKey = pages && !pageProblem ? pages.keyOf(req, { siteId: ctx.site.id, secure, locale: ctx.locale, country: ctx.country, token }) : null;
+    memberForSession(accounts, ctx.site, token)
+      .then(async (member) => {
+        const user = member ? await describeUser(accounts, ctx.site, member.user, member) : null;
+        // A member whose exact page is cached gets it again; the session was looked up (and is still valid)
+        // first. Not during the time bonus: its countdown is set from the server clock of the render.
+        const cacheable = cacheKey !== null && user !== null && (user.paid_user || app.clock.now() - Date.parse(user.signup_date) >= TIME_BONUS_SECONDS * 1000);
+        if (cacheable && pages && (await pages.serve(cacheKey, res))) return;
+        if (cacheable && pages) await pages.record(cacheKey, res);
+        compress(req as never, res as never, () =>
+          (async () => {
+            const locals = { ctx, user, services: { app, accounts }, pageProblem };
+            // A path no route matches (Astro hands it back without an error): the 404 page, once.
+            const unrouted = (err?: unknown) => {
+              if (err !== undefined || res.headersSent || req.url === REQUEST_ERROR_PATH) return fail(err);
+              req.url = REQUEST_ERROR_PATH;
+              return void astro(req, res, fail, { ...locals, pageProblem: NOT_FOUND }).catch(fail);
+            };
+            return astro(req, res, unrouted, locals);
+          })().catch(fail),
+        );
+      })
+      .catch(fail);
   });
 
   // Erasure of deleted accounts, event pruning and notification mails run from the job runner

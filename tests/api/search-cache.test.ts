@@ -75,6 +75,33 @@ for (const dialect of DIALECTS) {
       expect(elsewhere.results.map((r) => r.id)).not.toContain(pia.profileId);
     });
 
+    it('a member\'s pages are the shared order without their own and blocked profiles', async () => {
+      await seedDemoData(t.app, 300, { avatars: false });
+      const viewer = await activeMember(t, 'Quirina', { gender: 'female' });
+      const blocker = await activeMember(t, 'Rutger', { gender: 'male' });
+      const visitorIds = async (query: string) => {
+        const ids: number[] = [];
+        for (const page of [1, 2, 3]) ids.push(...(await search(`${query}page=${page}`)).results.map((r) => r.id));
+        return ids;
+      };
+      const before = await visitorIds('');
+      expect(before.length).toBeGreaterThan(60);
+      // The viewer blocks someone on the shared first page and someone on the second; someone else blocks the viewer.
+      const others = (id: number) => id !== viewer.profileId && id !== blocker.profileId;
+      // The first of the shared first page and the first of the second (the spill that fills the member's first page).
+      const blocked = [before.slice(0, 24).find(others), before.slice(24).find(others)] as number[];
+      for (const id of blocked) expect((await t.request('/api/block.php', post(viewer.cookie, { profile_id: id }))).status).toBe(200);
+      expect((await t.request('/api/block.php', post(blocker.cookie, { profile_id: viewer.profileId }))).status).toBe(200);
+      const shared = await visitorIds('');
+      const hidden = new Set([viewer.profileId, ...blocked, blocker.profileId]);
+      const expected = shared.filter((id) => !hidden.has(id));
+      const first = await search('', viewer.cookie);
+      const second = await search('page=2', viewer.cookie);
+      expect(first.results.map((r) => r.id)).toEqual(expected.slice(0, 24));
+      expect(second.results.map((r) => r.id)).toEqual(expected.slice(24, 48));
+      expect(first.numResults).toBe((await search('')).numResults - 4);
+    }, 60_000);
+
     it(`counts up to ${SEARCH_COUNT_CAP} and then says "more"`, async () => {
       // About half of the demo population goes to this site.
       await seedDemoData(t.app, 21_000, { avatars: false });

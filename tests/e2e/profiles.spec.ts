@@ -212,6 +212,38 @@ test('a member fills the whole profile and uploads a photo; a moderator approves
   await expect(note).toContainText(/Hiking on Sundays,\s+wine on Fridays\./);
 });
 
+test('member pages are sent again from the page cache only while nothing changed: a reload after another member\'s change shows it', async ({ page, request, browser, baseURL }) => {
+  test.setTimeout(60_000);
+  await skipEntryWarning(page);
+  const stamp = Date.now() % 100000;
+  const author = await createMember(request, `Author${stamp}`, 'female', '1985-05-05');
+  const link = await linkFromMail(author.email, '/api/activate.php?token=');
+  await request.get(link.replace(/^https?:\/\/[^/]+/, ''));
+  // The author edits their note in their own session (another browser).
+  const authorContext = await browser.newContext({ baseURL });
+  expect((await authorContext.request.post('/api/user.php', { data: { email: author.email, password: PASSWORD } })).status()).toBe(200);
+  const about = async (text: string) => {
+    expect((await authorContext.request.patch('/api/profile.php', { data: { about: text } })).status()).toBe(200);
+  };
+  await about('Tea first.');
+  // A paid member past the time bonus's first hours: their repeated views may come from the cache.
+  await login(page, 'premium@kindred.example', 'kindred-demo-2026');
+  const note = page.locator('[data-note="about"]');
+  await page.goto(`/members/${author.profileId}`);
+  await expect(note).toContainText('Tea first.');
+  await page.goto(`/members/${author.profileId}`);
+  await expect(note).toContainText('Tea first.');
+  // Any write makes the next view a fresh render: the change shows on the very next reload.
+  await about('Coffee now.');
+  await page.reload();
+  await expect(note).toContainText('Coffee now.');
+  // Pages are the session's own: the author's /profile is the author's.
+  expect(await (await authorContext.request.get('/profile')).text()).toContain(`>${author.name}</a>`);
+  await page.goto('/profile');
+  await expect(page.getByRole('link', { name: 'DemoPremium', exact: true })).toBeVisible();
+  await authorContext.close();
+});
+
 test('with permission, the browser position fills country, region and city', async ({ browser, baseURL, request }) => {
   const context = await browser.newContext({ baseURL, geolocation: { latitude: 52.09, longitude: 5.12 }, permissions: ['geolocation'] });
   const page = await context.newPage();

@@ -9,6 +9,7 @@ import { $pendingActions, runAction } from '../../core/toast/action.store';
 import { Field, SelectField } from '../shared/Field';
 import { InterestPicker } from '../shared/InterestPicker';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
+import { withIslandData } from '../shared/island-data';
 import { PremiumOnlyAlert } from '../shared/PremiumOnlyAlert';
 import { PREMIUM_PHOTOS } from '../../shared/constants';
 import { PROFILE_NOTE_MAX, PROFILE_NOTES } from '../../shared/profile-options';
@@ -168,3 +169,6 @@ export function ProfileEditor(props: Props) {
     </div>
   );
 }
+
+/** The island as pages mount it: its inputs travel as island data (one JSON block, not Astro's props). */
+export const ProfileEditorIsland = withIslandData(ProfileEditor);

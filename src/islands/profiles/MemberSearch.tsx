@@ -10,6 +10,7 @@ import {
 } from '../../core/profiles/search.store';
 import { photoUrl, type ProfileCard, SEARCH_COUNT_CAP, SEARCH_PAGE_SIZE, type SearchResult } from '../../shared/profiles.contract';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
+import { withIslandData } from '../shared/island-data';
 
 interface Props extends IslandI18n {
   filters: SearchFilters;
@@ -162,7 +163,9 @@ export function MemberSearch(props: Props) {
         </div>
         <div className="field search-submit">
           <button className="btn btn-primary" type="submit">{t('search.submit')}</button>
-          {canLocate && <button className="btn btn-outline" type="button" onClick={askNearMe} disabled={nearMe === 'locating'}>{t('search.near_me')}</button>}
+          {/* Rendered from the start, invisible until the browser says it can locate: its line is kept, so nothing moves when it shows. */}
+          <button className="btn btn-outline" type="button" onClick={askNearMe} disabled={!canLocate || nearMe === 'locating'}
+            style={canLocate ? undefined : { visibility: 'hidden' }} aria-hidden={canLocate ? undefined : true} tabIndex={canLocate ? undefined : -1}>{t('search.near_me')}</button>
         </div>
       </form>
       {nearMe && nearMe !== 'filled' && nearMe !== 'skipped' && (
@@ -235,20 +238,23 @@ function LiveCamCard({ url, t }: { url: string; t: TFunction }) {
   );
 }
 
+/** The island as pages mount it: its inputs travel as island data (one JSON block, not Astro's props). */
+export const MemberSearchIsland = withIslandData(MemberSearch);
+
 /** One result: photo, name (with the fictional icon), age and city, and a like button (visitors: sign up). */
 function ResultCard({ profile, t, fictional, member, liked, sending, onLike }: CardProps) {
   return (
     <li className="profile-card" data-profile-id={profile.id}>
       {/* biome-ignore lint/a11y/useAnchorContent: the name link below is the accessible one; the photo repeats it for pointers */}
       <a href={`/members/${profile.id}`} tabIndex={-1} aria-hidden="true">
-        <img src={photoUrl(profile.thumb)} alt="" width="320" height="320" loading="lazy" decoding="async" />
+        <img src={photoUrl(profile.thumb)} alt="" width="320" height="320" loading="lazy" />
       </a>
       <div className="card-body">
         <p className="card-title">
           <a href={`/members/${profile.id}`}>{profile.name}</a>
           {profile.fictional && <span className="fictional-icon" role="img" title={fictional.singular} aria-label={fictional.singular}>{fictional.icon}</span>}
         </p>
-        <p className="card-meta">{t('members.age', { age: profile.age })}{profile.city ? ` · ${profile.city}` : ''}</p>
+        <p className="card-meta">{`${t('members.age', { age: profile.age })}${profile.city ? ` · ${profile.city}` : ''}`}</p>
         {member ? (
           <button type="button" className="btn btn-primary card-like" disabled={liked || sending} aria-pressed={liked} onClick={() => onLike(profile)}>
             {liked ? t('profile.liked') : sending ? t('chat.sending') : t('profile.like')}

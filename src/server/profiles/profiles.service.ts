@@ -254,6 +254,24 @@ async function sharedPage(app: AppContext, site: Site, f: Filters, page: number,
   });
 }
 
+/**
+ * The first page of a member whose own profile or blocked profiles match: the shared order without
+ * them (the member's own query orders the same way and only leaves those out), taken from the shared
+ * first and second pages — exact while no more than a page of them match. Every member's default
+ * search matches their own profile, so this spares most member searches their own statements.
+ */
+async function sharedFirstPageWithout(app: AppContext, site: Site, f: Filters, now: number, excluded: Set<number>): Promise<ProfileCard[]> {
+  const first = await sharedPage(app, site, f, 1, now);
+  const kept = first.filter((c) => !excluded.has(c.id));
+  if (kept.length < SEARCH_PAGE_SIZE && first.length === SEARCH_PAGE_SIZE) {
+    const seen = new Set(kept.map((c) => c.id));
+    for (const card of await sharedPage(app, site, f, 2, now)) {
+      if (!excluded.has(card.id) && !seen.has(card.id)) kept.push(card);
+    }
+  }
+  return kept.slice(0, SEARCH_PAGE_SIZE);
+}
+
 /** A serialised answer, with its compressed forms once someone asked for them. */
 export interface SharedBody {
   json: string;
@@ -336,7 +354,9 @@ export async function searchProfiles(
   // Nobody this viewer must not see matches: their results are the shared ones. Otherwise their own.
   const results = excluded.length === 0
     ? await sharedPage(app, site, filters, page, now)
-    : await runCards(db, filtered(db, site, viewerProfileId, filters, now), SEARCH_PAGE_SIZE, (page - 1) * SEARCH_PAGE_SIZE, now);
+    : page === 1 && excluded.length <= SEARCH_PAGE_SIZE
+      ? await sharedFirstPageWithout(app, site, filters, now, new Set(excluded))
+      : await runCards(db, filtered(db, site, viewerProfileId, filters, now), SEARCH_PAGE_SIZE, (page - 1) * SEARCH_PAGE_SIZE, now);
   let similar: ProfileCard[] = [];
   let similarCount = 0;
   if (numResults < SIMILAR_THRESHOLD) {

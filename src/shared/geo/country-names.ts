@@ -21,5 +21,14 @@ export function countryName(code: string, locale: Locale): string {
 
 /** Country choices for a select: code and short name in the locale, in the given order. */
 export function countryOptions(codes: readonly string[], locale: Locale): { code: string; name: string }[] {
-  return codes.map((code) => ({ code, name: countryName(code, locale) }));
+  // A site's list is the same on every page view: built once per list × locale.
+  const memo = `${locale}:${codes.join(',')}`;
+  let options = optionsMemo.get(memo);
+  if (!options) {
+    options = Object.freeze(codes.map((code) => Object.freeze({ code, name: countryName(code, locale) }))) as { code: string; name: string }[];
+    if (optionsMemo.size > 1000) optionsMemo.clear();
+    optionsMemo.set(memo, options);
+  }
+  return options;
 }
+const optionsMemo = new Map<string, { code: string; name: string }[]>();

@@ -1,0 +1,219 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createPageCache, type PageCache } from '../../src/server/pages/page-cache';
+import { activeMember } from '../helpers/members';
+import { createTestApp, DIALECTS, openSecondHandle, type TestApp } from '../helpers/test-app';
+
+// The member page cache (src/server/pages/page-cache.ts) may only send a page again when a render now
+// would send the same bytes: every case below fails if a stale page were served.
+
+const MAX_AGE = 60_000;
+
+describe.each(DIALECTS)('member page cache (%s)', (dialect) => {
+  let t: TestApp;
+  let cache: PageCache;
+  let server: Server;
+  let base: string;
+  let renders = 0;
+  /** Runs in the middle of the next render (after its first read), once. */
+  let duringRender: (() => Promise<void> | void) | null = null;
+  let answer: { status: number; type: string; cookie?: string } = { status: 200, type: 'text/html; charset=utf-8' };
+
+  /** A stand-in member page: reads the database, renders, sends — as main.ts drives Astro. */
+  async function render(req: IncomingMessage, res: ServerResponse) {
+    const token = /kd_session=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
+    const session = token ? await t.app.db.db.selectFrom('sessions').select('user_id').execute() : [];
+    if (duringRender) {
+      const hook = duringRender;
+      duringRender = null;
+      await hook();
+    }
+    const names = (await t.app.db.db.selectFrom('profiles').select('name').orderBy('id').execute()).map((p) => p.name);
+    renders++;
+    res.statusCode = answer.status;
+    res.setHeader('content-type', answer.type);
+    if (answer.cookie) res.setHeader('set-cookie', answer.cookie);
+    res.write(`<p>${names.join(',')}</p>`);
+    res.end(`<p>render ${renders} sessions ${session.length}</p>`);
+  }
+
+  beforeEach(async () => {
+    t = await createTestApp(dialect);
+    renders = 0;
+    duringRender = null;
+    answer = { status: 200, type: 'text/html; charset=utf-8' };
+    cache = createPageCache(t.app.db, t.clock, MAX_AGE) as PageCache;
+    server = createServer((req, res) => {
+      const token = /kd_session=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
+      const key = cache.keyOf(req, { siteId: 'kindred', secure: false, locale: 'en', country: 'NL', token });
+      (async () => {
+        if (key && (await cache.serve(key, res))) return;
+        if (key) await cache.record(key, res);
+        await render(req, res);
+      })().catch((err) => res.destroy(err));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterEach(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await t.close();
+  });
+
+  const get = async (pathname: string, cookie: string, init: RequestInit = {}) => {
+    const res = await fetch(base + pathname, { ...init, headers: { cookie, ...(init.headers as Record<string, string>) } });
+    const text = await res.text();
+    // The render's answer is stored once a last version read says nothing changed meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return { status: res.status, text };
+  };
+
+  it('sends a repeated view again without rendering while nothing changed', async () => {
+    const ann = await activeMember(t, 'Ann');
+    const first = await get('/members', ann.cookie);
+    const second = await get('/members', ann.cookie);
+    expect(renders).toBe(1);
+    expect(second).toEqual(first);
+    expect(cache.size).toBe(1);
+  });
+
+  it('renders again after a write through Kysely, a raw statement, or another connection', async () => {
+    const ann = await activeMember(t, 'Ann');
+    await get('/members', ann.cookie);
+    await t.app.db.db.updateTable('profiles').set({ name: 'Anna' }).execute();
+    expect((await get('/members', ann.cookie)).text).toContain('Anna');
+    // A statement that bypasses Kysely (and so its write watch) still counts: the database counts the rows.
+    if (dialect === 'sqlite') t.app.db.raw.sqlite?.prepare("update profiles set name = 'Annie'").run();
+    else await t.app.db.raw.pool?.query(`update ${t.app.db.schema}.profiles set name = 'Annie'`);
+    expect((await get('/members', ann.cookie)).text).toContain('Annie');
+    // Another process on the same file.
+    const other = openSecondHandle(t.app.db);
+    try {
+      await other.db.updateTable('profiles').set({ name: 'Anne' }).execute();
+    } finally {
+      await other.db.destroy();
+    }
+    expect((await get('/members', ann.cookie)).text).toContain('Anne');
+    expect(renders).toBe(4);
+  });
+
+  it('renders again once the page is as old as PAGE_CACHE_MS, and when the clock went back', async () => {
+    const ann = await activeMember(t, 'Ann');
+    await get('/members', ann.cookie);
+    t.clock.advance(MAX_AGE - 1);
+    await get('/members', ann.cookie);
+    expect(renders).toBe(1);
+    t.clock.advance(1);
+    await get('/members', ann.cookie);
+    expect(renders).toBe(2);
+    t.clock.advance(-10_000);
+    await get('/members', ann.cookie);
+    expect(renders).toBe(3);
+  });
+
+  it('stores nothing when the database changed during the render', async () => {
+    const ann = await activeMember(t, 'Ann');
+    duringRender = async () => {
+      await t.app.db.db.updateTable('profiles').set({ name: 'Anna' }).execute();
+    };
+    await get('/members', ann.cookie);
+    await get('/members', ann.cookie);
+    expect(renders).toBe(2);
+    expect(cache.size).toBe(1);
+  });
+
+  it.runIf(dialect === 'sqlite')('stores nothing rendered while a transaction was open on the shared connection (it could still roll back)', async () => {
+    const ann = await activeMember(t, 'Ann');
+    const sqlite = t.app.db.raw.sqlite;
+    if (!sqlite) throw new Error('sqlite');
+    sqlite.exec('begin');
+    sqlite.prepare("update profiles set name = 'Ghost'").run();
+    expect((await get('/members', ann.cookie)).text).toContain('Ghost');
+    sqlite.exec('rollback');
+    const after = await get('/members', ann.cookie);
+    expect(after.text).not.toContain('Ghost');
+    expect(renders).toBe(2);
+  });
+
+  it('renders again when a transaction another process had open commits after the render', async () => {
+    const ann = await activeMember(t, 'Ann');
+    const other = openSecondHandle(t.app.db);
+    try {
+      let commit: () => void = () => {};
+      const committed = new Promise<void>((resolve) => {
+        commit = resolve;
+      });
+      let wrote: () => void = () => {};
+      const written = new Promise<void>((resolve) => {
+        wrote = resolve;
+      });
+      const pending = other.db.transaction().execute(async (trx) => {
+        await trx.updateTable('profiles').set({ name: 'Later' }).execute();
+        wrote();
+        await committed;
+      });
+      if (dialect === 'postgres') {
+        await written;
+        expect((await get('/members', ann.cookie)).text).not.toContain('Later');
+      }
+      commit();
+      await pending;
+      expect((await get('/members', ann.cookie)).text).toContain('Later');
+    } finally {
+      await other.db.destroy();
+    }
+  });
+
+  it('keeps only 200 HTML answers that set no cookie', async () => {
+    const ann = await activeMember(t, 'Ann');
+    for (const kind of [{ status: 404, type: 'text/html' }, { status: 200, type: 'application/json' }, { status: 200, type: 'text/html', cookie: 'a=b' }]) {
+      answer = kind;
+      renders = 0;
+      await get('/members', ann.cookie);
+      await get('/members', ann.cookie);
+      expect(renders).toBe(2);
+    }
+    expect(cache.size).toBe(0);
+  });
+
+  it('keys pages by session, URL and request: another member never gets a page rendered for someone else', async () => {
+    const ann = await activeMember(t, 'Ann');
+    const bob = await activeMember(t, 'Bob');
+    await get('/members', ann.cookie);
+    await get('/members', bob.cookie);
+    await get('/members?gender=female', ann.cookie);
+    await get('/members', ann.cookie, { headers: { 'accept-encoding': 'gzip' } });
+    expect(renders).toBe(4);
+    expect(cache.size).toBe(4);
+    const req = (method: string, url: string) => ({ method, url, headers: {} }) as IncomingMessage;
+    const parts = { siteId: 'kindred', secure: false, locale: 'en', country: null, token: 'x' };
+    // Only a member's GET of a member page: visitors, other pages and other methods are always rendered.
+    expect(cache.keyOf(req('GET', '/members'), { ...parts, token: undefined })).toBeNull();
+    for (const url of ['/terms', '/settings', '/credits', '/members/12/chat', '/members/x', '/chats/5', '/admin', '/members/../admin']) {
+      expect(cache.keyOf(req('GET', url), parts)).toBeNull();
+    }
+    expect(cache.keyOf(req('POST', '/members'), parts)).toBeNull();
+    expect(cache.keyOf(req('HEAD', '/members'), parts)).toBeNull();
+    for (const url of ['/members', '/members/12', '/chats', '/likes', '/likes/sent', '/profile', '/members?page=2']) {
+      expect(cache.keyOf(req('GET', url), parts)).not.toBeNull();
+    }
+    // The site, language and country are part of the key.
+    const key = cache.keyOf(req('GET', '/members'), parts);
+    expect(cache.keyOf(req('GET', '/members'), { ...parts, siteId: 'rijpe' })).not.toBe(key);
+    expect(cache.keyOf(req('GET', '/members'), { ...parts, locale: 'de' })).not.toBe(key);
+    expect(cache.keyOf(req('GET', '/members'), { ...parts, country: 'DE' })).not.toBe(key);
+  });
+});
+
+describe('member page cache configuration', () => {
+  it('PAGE_CACHE_MS=0 turns it off', async () => {
+    const t = await createTestApp('sqlite');
+    try {
+      expect(createPageCache(t.app.db, t.clock, 0)).toBeNull();
+    } finally {
+      await t.close();
+    }
+  });
+});
