@@ -6,6 +6,7 @@ import { requestEndpoint, type RequestEndpoint } from '../context/request-contex
 import { createApi } from './app';
 import { answerEventStream } from './event-stream-route';
 import { answerSearch } from './search-fast';
+import { answerSend } from './send-fast';
 import { answerSessionUser } from './session-user';
 
 /** Wraps the Hono call, e.g. in compression (main.ts); the fast paths never pass through it. */
@@ -13,7 +14,7 @@ type Around = (req: IncomingMessage, res: ServerResponse, next: () => void) => v
 
 /**
  * The API as a node:http listener: the calls every open tab keeps making — `GET /api/user.php`,
- * the `/api/events.php` stream and `GET /api/search.php` — answered on node:http, everything else by
+ * the `/api/events.php` stream, `GET /api/search.php` and `POST /api/messages.php` — answered on node:http, everything else by
  * Hono. Used by the server entry, the multi-process test and bench:chat, so all three run the same paths.
  * `encodesLikeAround`: `around` is createCompression(), so the search fast path may send a shared
  * answer in the brotli/gzip form it would have made (compressed once, not per request).
@@ -26,7 +27,9 @@ export function createApiNodeListener(app: AppContext, around: Around = (_req, _
     const toHono = () => around(req, res, () => void hono(req, res));
     if (answerSessionUser(accounts, app.sites, req, res, at, toHono)) return;
     if (answerEventStream(accounts, app.sites, req, res, at, toHono)) return;
-    if (answerSearch(accounts, app.sites, req, res, at, { around, encodes: options.encodesLikeAround ?? false }, toHono)) return;
+    const wrap = { around, encodes: options.encodesLikeAround ?? false };
+    if (answerSearch(accounts, app.sites, req, res, at, wrap, toHono)) return;
+    if (answerSend(accounts, app.sites, req, res, at, wrap, toHono)) return;
     toHono();
   };
 }

@@ -1,0 +1,372 @@
+import type SQLite from 'better-sqlite3';
+import type { SendMessageInput, SendMessageResponse } from '../../shared/chat.contract';
+import { GIFTS } from '../../shared/gifts';
+import type { Site } from '../../shared/site.schema';
+import type { AppContext } from '../app-context';
+import { WATCHED_TABLES, type WriteWatch } from '../db/database';
+import type { Message, User } from '../db/schema';
+import type { BusEvent } from '../events/bus';
+import { announceByMail } from '../notifications/notifications.service';
+import { PRESENCE_STALE_MS } from '../notifications/presence';
+import { toChatMessage } from './chat.repository';
+
+/**
+ * A text or gift sent on SQLite with a handful of statements prepared once (chat.service.ts
+ * `sendMessage` builds about 22 queries with Kysely for the same work). The rules are the same and
+ * in the same order; every refusal — and anything this path does not take — is `null`, and the
+ * caller then hands the request to the Hono route, which refuses it translated (the route runs
+ * `sendMessage` from the start, so nothing here may have written or counted before a `null`).
+ *
+ * 1. `check`, outside any open transaction (so every row read is committed; while a Kysely
+ *    transaction is open it waits for Kysely's connection lock): the member's own profile, a
+ *    repeated client_id (answered from the stored message, as `sendMessage` does), then every
+ *    rule. A refusal here is `null` before anything was counted.
+ * 2. The message_minute abuse limit is counted (once, as `sendMessage` counts it).
+ * 3. One `BEGIN IMMEDIATE` transaction, synchronous, holding SQLite's write lock, for every send
+ *    that reached this step in the same turn of the event loop (one commit for all: a lone send's
+ *    commit cost as much as all its statements), each send in its own savepoint: every rule is
+ *    checked again (another request may have changed something during step 2), then the
+ *    conversation, message, charge (guarded `credits + delta >= 0` update and ledger row, as
+ *    `applyCredits`), both participant rows and both members' events are written. A refusal found
+ *    only here (a race during step 2) rolls its savepoint back and is `null`: the route then counts
+ *    the abuse limit a second time — stricter, never looser.
+ * 4. After the commit, as `sendMessage`: the events are published, push and mail notices started.
+ */
+
+type Row<T> = T | undefined;
+interface Own { id: number; status: string; name: string; country: string }
+interface Partner { id: number; name: string; status: string; invisible: number; fictional: number; user_id: number | null; user_status: string | null }
+interface Participant { conversation_id: number; partner_profile_id: number }
+
+interface Statements {
+  begin: SQLite.Statement;
+  commit: SQLite.Statement;
+  rollback: SQLite.Statement;
+  savepoint: SQLite.Statement;
+  release: SQLite.Statement;
+  rollbackTo: SQLite.Statement;
+  own: SQLite.Statement<[number], Own>;
+  byClientId: SQLite.Statement<[number, string], Message>;
+  participant: SQLite.Statement<[number, number], Participant>;
+  pair: SQLite.Statement<[number, number], { id: number }>;
+  partner: SQLite.Statement<[number, string], Partner>;
+  blocks: SQLite.Statement<[number, number, number, number], { blocker_profile_id: number }>;
+  hasWritten: SQLite.Statement<[number, number], { id: number }>;
+  freeTexts: SQLite.Statement<[number], { n: number }>;
+  started: SQLite.Statement<[number], { n: number }>;
+  credits: SQLite.Statement<[number], { credits: number }>;
+  insertConversation: SQLite.Statement<[string, number, number, number, number]>;
+  insertParticipants: SQLite.Statement<[number, number, number, number, number, number, number, number]>;
+  insertMessage: SQLite.Statement<[number, number, string, string | null, string | null, number, string, number], Message>;
+  ledgerDone: SQLite.Statement<[number, string], { id: number }>;
+  charge: SQLite.Statement<[number, number, number], { credits: number }>;
+  ledger: SQLite.Statement<[number, number, string, string, number, number]>;
+  touchOwnSide: SQLite.Statement<[number, number, number, number]>;
+  touchPartnerSide: SQLite.Statement<[number, number, number, number]>;
+  unread: SQLite.Statement<[number], { n: number }>;
+  insertEvent: SQLite.Statement<[number, string, string, number], { id: number }>;
+  pushSubscribed: SQLite.Statement<[number], { x: number }>;
+  openTab: SQLite.Statement<[number, number], { x: number }>;
+}
+
+const statementsByHandle = new WeakMap<SQLite.Database, Statements>();
+
+function statementsOf(sqlite: SQLite.Database): Statements {
+  let st = statementsByHandle.get(sqlite);
+  if (st) return st;
+  const p = <T extends unknown[] = unknown[], R = unknown>(source: string) => sqlite.prepare<T, R>(source);
+  st = {
+    begin: p('begin immediate'),
+    commit: p('commit'),
+    rollback: p('rollback'),
+    savepoint: p('savepoint send_fast'),
+    release: p('release send_fast'),
+    rollbackTo: p('rollback to send_fast'),
+    own: p('select id, status, name, country from profiles where user_id = ?'),
+    byClientId: p('select * from messages where sender_profile_id = ? and client_id = ?'),
+    participant: p('select conversation_id, partner_profile_id from chat_participants where conversation_id = ? and profile_id = ?'),
+    pair: p('select id from conversations where profile_low_id = ? and profile_high_id = ?'),
+    partner: p(`select profiles.id, profiles.name, profiles.status, profiles.invisible, profiles.fictional, profiles.user_id, users.status as user_status
+      from profiles left join users on users.id = profiles.user_id where profiles.id = ? and profiles.site_id = ?`),
+    blocks: p(`select blocker_profile_id from blocks
+      where (blocker_profile_id = ? and blocked_profile_id = ?) or (blocker_profile_id = ? and blocked_profile_id = ?)`),
+    hasWritten: p('select id from messages where conversation_id = ? and sender_profile_id = ? limit 1'),
+    freeTexts: p(`select count(*) as n from messages where sender_profile_id = ? and kind = 'text' and credits = 0`),
+    started: p('select count(*) as n from conversations where starter_profile_id = ?'),
+    credits: p('select credits from users where id = ?'),
+    insertConversation: p(`insert into conversations (site_id, profile_low_id, profile_high_id, starter_profile_id, created_at) values (?, ?, ?, ?, ?)
+      on conflict (profile_low_id, profile_high_id) do nothing`),
+    insertParticipants: p(`insert into chat_participants
+      (conversation_id, profile_id, partner_profile_id, last_message_at, hidden, unread_count, cleared_message_id, last_message_id)
+      values (?, ?, ?, ?, 0, 0, 0, 0), (?, ?, ?, ?, 1, 0, 0, 0) on conflict (profile_id, conversation_id) do nothing`),
+    insertMessage: p(`insert into messages (conversation_id, sender_profile_id, kind, body, gift, image, credits, client_id, created_at)
+      values (?, ?, ?, ?, ?, null, ?, ?, ?) returning *`),
+    ledgerDone: p('select id from credit_ledger where user_id = ? and idempotency_key = ?'),
+    charge: p('update users set credits = credits + ? where id = ? and credits + ? >= 0 returning credits'),
+    ledger: p('insert into credit_ledger (user_id, delta, reason, idempotency_key, balance_after, created_at) values (?, ?, ?, ?, ?, ?)'),
+    touchOwnSide: p(`update chat_participants set hidden = 0, last_message_id = ?, last_message_at = ?, unread_count = unread_count
+      where conversation_id = ? and profile_id = ?`),
+    touchPartnerSide: p(`update chat_participants set hidden = 0, last_message_id = ?, last_message_at = ?, unread_count = unread_count + 1
+      where conversation_id = ? and profile_id = ?`),
+    unread: p('select coalesce(sum(unread_count), 0) as n from chat_participants where profile_id = ? and hidden = 0'),
+    insertEvent: p('insert into events (user_id, type, data, created_at) values (?, ?, ?, ?) returning id'),
+    pushSubscribed: p('select 1 as x from push_subscriptions where user_id = ? limit 1'),
+    openTab: p('select 1 as x from member_presence where user_id = ? and seen_at >= ? limit 1'),
+  };
+  statementsByHandle.set(sqlite, st);
+  return st;
+}
+
+/** What one send will do once the rules passed. */
+interface Plan {
+  own: Own;
+  partner: Partner;
+  conversationId: number | null;
+  body: string | null;
+  gift: string | null;
+  price: number;
+  reason: 'message' | 'gift';
+}
+
+type Checked = { repeat: Message; credits: number } | { plan: Plan } | null;
+
+/** Every rule of `sendMessage` for a text or gift, in its order; null where it would refuse. */
+function check(st: Statements, site: Site, user: User, input: SendMessageInput): Checked {
+  const own = st.own.get(user.id);
+  if (!own || own.status === 'deleted') return null;
+  const repeat = st.byClientId.get(own.id, input.client_id);
+  if (repeat) return { repeat, credits: creditsOf(st, user.id) };
+
+  let conversationId: number | null;
+  let partnerId: number;
+  if (input.conversation !== undefined) {
+    const participant = st.participant.get(input.conversation, own.id);
+    if (!participant) return null;
+    conversationId = participant.conversation_id;
+    partnerId = participant.partner_profile_id;
+  } else {
+    partnerId = input.profile_id as number;
+    if (partnerId === own.id) return null;
+    conversationId = st.pair.get(Math.min(own.id, partnerId), Math.max(own.id, partnerId))?.id ?? null;
+  }
+  const partner = st.partner.get(partnerId, site.id);
+  if (!partner || partner.status === 'deleted') return null;
+  // Blocks both ways, an unconfirmed partner, an unavailable or invisible one (chat.service.ts sendBlockReason).
+  if (st.blocks.get(own.id, partner.id, partner.id, own.id)) return null;
+  if (partner.user_id !== null && partner.user_status === 'not_confirmed') return null;
+  if (partner.status !== 'active') return null;
+  if (partner.invisible === 1 && !(conversationId !== null && st.hasWritten.get(conversationId, partner.id))) return null;
+
+  let body: string | null = null;
+  let gift: string | null = null;
+  let price: number;
+  let reason: Plan['reason'];
+  if (input.kind === 'text') {
+    body = (input.text ?? '').trim();
+    if (!body || body.length > site.message_length) return null;
+    price = site.message_credits;
+    reason = 'message';
+    if (!user.paid_user && site.free_messages > 0 && st.freeTexts.get(own.id)!.n < site.free_messages) price = 0;
+    if (user.paid_user && site.payments.premium_chat_at_zero && price > 0 && creditsOf(st, user.id) < price) price = 0;
+  } else if (input.kind === 'gift') {
+    const item = GIFTS.find((g) => g.id === input.gift);
+    if (!item) return null;
+    gift = item.id;
+    price = site.gift_credits * item.factor;
+    reason = 'gift';
+  } else {
+    return null;
+  }
+  if (conversationId === null && !user.paid_user && st.started.get(own.id)!.n >= site.free_conversations) return null;
+  if (creditsOf(st, user.id) < price) return null;
+  return { plan: { own, partner, conversationId, body, gift, price, reason } };
+}
+
+function creditsOf(st: Statements, userId: number): number {
+  return (st.credits.get(userId) as Row<{ credits: number }>)?.credits ?? 0;
+}
+
+/** Tables this path writes; the session cache and the search caches watch some of them (database.ts). */
+const WRITTEN = ['conversations', 'chat_participants', 'messages', 'users', 'credit_ledger', 'events'];
+function noteWrites(watch: WriteWatch) {
+  for (const table of WRITTEN) {
+    watch.tables.set(table, (watch.tables.get(table) ?? 0) + 1);
+    if (WATCHED_TABLES.has(table)) watch.generation++;
+  }
+}
+
+interface Written { message: Message; credits: number; events: BusEvent[]; plan: Plan }
+type Outcome = Written | { repeat: Message; credits: number } | null;
+
+/** Step 3 for one send, inside the batch's transaction: the rules again, then every write; null when a rule now refuses. */
+function writeOne(st: Statements, app: AppContext, { site, user, input }: Pending): Outcome {
+  const checked = check(st, site, user, input);
+  if (!checked || 'repeat' in checked) return checked;
+  const { plan } = checked;
+  const own = plan.own.id;
+  const partner = plan.partner.id;
+  const now = app.clock.now();
+  let conversationId = plan.conversationId;
+  if (conversationId === null) {
+    // chat.repository.ts createConversation: a pair has one conversation; the partner sees it once a message arrives.
+    const [low, high] = own < partner ? [own, partner] : [partner, own];
+    st.insertConversation.run(site.id, low, high, own, now);
+    const conversation = st.pair.get(low, high);
+    if (!conversation) throw new Error('conversation vanished');
+    conversationId = conversation.id;
+    st.insertParticipants.run(conversationId, own, partner, now, conversationId, partner, own, now);
+  }
+  const message = st.insertMessage.get(conversationId, own, input.kind, plan.body, plan.gift, plan.price, input.client_id, now)!;
+  let balance: number | null = null;
+  if (plan.price > 0) {
+    // ledger.ts applyCredits: once per key, and only while the balance stays ≥ 0.
+    const key = `message:${message.id}`;
+    if (!st.ledgerDone.get(user.id, key)) {
+      const updated = st.charge.get(-plan.price, user.id, -plan.price);
+      if (!updated) return null;
+      st.ledger.run(user.id, -plan.price, plan.reason, key, updated.credits, now);
+      balance = updated.credits;
+    }
+  }
+  // Both sides' rows, the lower profile id first (as sendMessage).
+  for (const side of [own, partner].sort((a, b) => a - b)) {
+    (side === own ? st.touchOwnSide : st.touchPartnerSide).run(message.id, now, conversationId, side);
+  }
+  const chatMessage = toChatMessage(message);
+  const entries = [{ userId: user.id, profileId: own }];
+  if (plan.partner.user_id !== null) entries.push({ userId: plan.partner.user_id, profileId: partner });
+  // events.service.ts recordEvents: the same payloads, in the same order.
+  const events: BusEvent[] = entries.map(({ userId, profileId }) => {
+    const data = JSON.stringify({ type: 'message', message: chatMessage, unread_messages: Number(st.unread.get(profileId)!.n) });
+    return { userId, id: st.insertEvent.get(userId, 'message', data, now)!.id, type: 'message', data };
+  });
+  return { message, credits: balance ?? creditsOf(st, user.id), events, plan };
+}
+
+interface Pending {
+  site: Site;
+  user: User;
+  input: SendMessageInput;
+  done: (outcome: Outcome) => void;
+  failed: (err: unknown) => void;
+}
+
+/** Most sends written in one transaction (one commit: most of a lone send's cost is its commit). */
+const BATCH_MAX = 64;
+
+/**
+ * Step 3 for every send that became ready in the same turn of the event loop: one `BEGIN IMMEDIATE`
+ * transaction, each send inside its own savepoint (a refusal or error rolls back that send only),
+ * one commit for all. Answers are given only after the commit (and, by the caller, after `durable()`).
+ */
+function batcher(app: AppContext, st: Statements) {
+  const queue: Pending[] = [];
+  let scheduled = false;
+  const flush = async () => {
+    scheduled = false;
+    const batch = queue.splice(0, BATCH_MAX);
+    if (queue.length > 0) schedule();
+    const outcomes: (Outcome | { error: unknown })[] = [];
+    try {
+      // Under Kysely's connection lock: no Kysely transaction is open meanwhile, and none opens.
+      await app.db.db.connection().execute(async () => {
+        st.begin.run();
+        let committed = false;
+        // The generation moves before and after the writes, as the write-watch plugin does for Kysely's.
+        noteWrites(app.db.writes);
+        try {
+          for (const pending of batch) {
+            st.savepoint.run();
+            try {
+              const outcome = writeOne(st, app, pending);
+              // A refusal (or a repeat) keeps nothing of its own.
+              if (!outcome || !('events' in outcome)) st.rollbackTo.run();
+              st.release.run();
+              outcomes.push(outcome);
+            } catch (error) {
+              st.rollbackTo.run();
+              st.release.run();
+              outcomes.push({ error });
+            }
+          }
+          st.commit.run();
+          committed = true;
+          app.db.raw.commits?.committed();
+        } finally {
+          if (!committed && app.db.raw.sqlite?.inTransaction) st.rollback.run();
+          noteWrites(app.db.writes);
+        }
+      });
+    } catch (err) {
+      // Nothing of this batch was stored.
+      for (const pending of batch) pending.failed(err);
+      return;
+    }
+    batch.forEach((pending, k) => {
+      const outcome = outcomes[k];
+      if (outcome && 'error' in outcome) pending.failed(outcome.error);
+      else pending.done(outcome);
+    });
+  };
+  const schedule = () => {
+    scheduled = true;
+    setImmediate(() => void flush());
+  };
+  return (pending: Omit<Pending, 'done' | 'failed'>) =>
+    new Promise<Outcome>((done, failed) => {
+      queue.push({ ...pending, done, failed });
+      if (!scheduled) schedule();
+    });
+}
+
+const batchers = new WeakMap<Statements, ReturnType<typeof batcher>>();
+
+/**
+ * Sends a text or gift the fast way (SQLite only), or answers null: the caller must then hand the
+ * request to the Hono route. Rejects only on an unexpected error before the commit (nothing stored).
+ */
+export async function sendMessageFast(app: AppContext, site: Site, user: User, input: SendMessageInput): Promise<SendMessageResponse | null> {
+  const sqlite = app.db.raw.sqlite;
+  if (!sqlite || !app.db.raw.commits) return null;
+  const st = statementsOf(sqlite);
+  let write = batchers.get(st);
+  if (!write) {
+    write = batcher(app, st);
+    batchers.set(st, write);
+  }
+
+  // Outside a transaction every row read is committed; while Kysely holds one open, wait for its end.
+  const checked = sqlite.inTransaction ? await app.db.db.connection().execute(async () => check(st, site, user, input)) : check(st, site, user, input);
+  if (!checked) return null;
+  if ('repeat' in checked) return { message: toChatMessage(checked.repeat), conversation_id: checked.repeat.conversation_id, credits: checked.credits };
+  try {
+    await app.abuse.consume('message_minute', String(user.id));
+  } catch {
+    // Over the limit (or the limiter failed): the route counts again and answers it.
+    return null;
+  }
+  const written = await write({ site, user, input });
+  if (!written) return null;
+  if (!('events' in written)) return { message: toChatMessage(written.repeat), conversation_id: written.repeat.conversation_id, credits: written.credits };
+
+  const { message, credits, events, plan } = written;
+  await app.bus.publish(events);
+  const partnerUserId = plan.partner.user_id;
+  if (partnerUserId !== null) {
+    const notice = plan.conversationId === null ? 'new_conversations' : 'new_messages';
+    // Push and mail notices as sendMessage starts them. Most partners have no push subscription and an open
+    // tab: both services then do nothing after a lookup (push.service.ts deliver, notifications.service.ts
+    // noticeForMail), so the same lookups run here as prepared statements first (committed rows only).
+    const settled = !sqlite.inTransaction;
+    if (!settled || st.pushSubscribed.get(partnerUserId)) {
+      app.push.notify(partnerUserId, notice, (t) => ({
+        title: t('push.message_title', { name: plan.own.name }),
+        body: t('push.message_body'),
+        url: `/chats/${message.conversation_id}`,
+        tag: `chat-${message.conversation_id}`,
+      }));
+    }
+    if (!settled || !st.openTab.get(partnerUserId, app.clock.now() - PRESENCE_STALE_MS)) await announceByMail(app, partnerUserId, notice, plan.own.name);
+  }
+  return { message: toChatMessage(message), conversation_id: message.conversation_id, credits };
+}
