@@ -178,6 +178,23 @@ describe.each(DIALECTS)('member page cache (%s)', (dialect) => {
     expect(cache.size).toBe(0);
   });
 
+  it('keeps at most its number of entries, dropping the least recently used first', async () => {
+    const ann = await activeMember(t, 'Ann');
+    const small = createPageCache(t.app.db, t.clock, MAX_AGE, 2) as PageCache;
+    cache = small;
+    await get('/members?page=1', ann.cookie);
+    await get('/members?page=2', ann.cookie);
+    await get('/members?page=1', ann.cookie); // used again: page 2 is now the oldest
+    await get('/members?page=3', ann.cookie);
+    expect(small.size).toBe(2);
+    renders = 0;
+    await get('/members?page=1', ann.cookie);
+    await get('/members?page=3', ann.cookie);
+    expect(renders).toBe(0);
+    await get('/members?page=2', ann.cookie);
+    expect(renders).toBe(1);
+  });
+
   it('keys pages by session, URL and request: another member never gets a page rendered for someone else', async () => {
     const ann = await activeMember(t, 'Ann');
     const bob = await activeMember(t, 'Bob');

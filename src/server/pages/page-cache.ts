@@ -47,6 +47,8 @@ export interface PageCache {
 }
 
 const MAX_BODY = 512 * 1024;
+/** Bytes kept at most (bodies as sent, mostly 5–8 KB compressed), whatever the number of entries. */
+const MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * PostgreSQL: the WAL insert position moves with every row written and every commit, by any process.
@@ -81,6 +83,13 @@ export function createPageCache(db: Db, clock: { now(): number }, maxAgeMs: numb
   const version = versionReader(db);
   if (!version || maxAgeMs <= 0) return null;
   const entries = new Map<string, Entry>();
+  let bytes = 0;
+  const drop = (key: string) => {
+    const entry = entries.get(key);
+    if (!entry) return;
+    bytes -= entry.body.length;
+    entries.delete(key);
+  };
 
   return {
     get size() {
@@ -99,7 +108,7 @@ export function createPageCache(db: Db, clock: { now(): number }, maxAgeMs: numb
       if (!entry) return false;
       const age = clock.now() - entry.at;
       if (age < 0 || age >= maxAgeMs || (await version()) !== entry.version) {
-        if (entries.get(key) === entry) entries.delete(key);
+        if (entries.get(key) === entry) drop(key);
         return false;
       }
       // Least recently used goes first when the map is full.
@@ -138,8 +147,10 @@ export function createPageCache(db: Db, clock: { now(): number }, maxAgeMs: numb
           const { 'content-length': _length, 'transfer-encoding': _chunked, ...kept } = headers;
           void version().then((ended) => {
             if (ended !== started) return;
-            if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
+            drop(key);
+            while (entries.size > 0 && (entries.size >= maxEntries || bytes + body.length > MAX_BYTES)) drop(entries.keys().next().value as string);
             entries.set(key, { version: started, at, status: 200, headers: kept, body });
+            bytes += body.length;
           });
         }
         return end(chunk, ...rest);
