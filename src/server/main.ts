@@ -145,6 +145,11 @@ export async function startServer(config: Config = readConfig(), overrides: Part
   await unsubscribeSecret(app.db.db);
   if (config.jobsEnabled) jobs.start();
 
+  // Idle keep-alive connections stay open longer than a load balancer's (60 s) or a client's pool keeps
+  // them: with Node's 5 s a client reusing a connection just as the server closes it gets a reset
+  // ("socket hang up", a 502 behind a balancer).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   // The offline city index takes a moment to build: do it now rather than on the first geocode request.
   setImmediate(() => {

@@ -34,9 +34,12 @@ export async function skipEntryWarning(page: Page) {
   await page.addInitScript(() => localStorage.setItem('hide-entry-warning', String(Date.now())));
 }
 
-/** Waits until every island on the page has hydrated (Astro's drop their `ssr` attribute, ours `data-ssr`). */
+/**
+ * Waits until every island on the page has hydrated (Astro's drop their `ssr` attribute, ours `data-ssr`).
+ * The document must be parsed first: right after a navigation starts, no island is in the DOM yet.
+ */
 export async function hydrated(page: Page) {
-  await page.waitForFunction(() => !document.querySelector('astro-island[ssr], [data-island][data-ssr]'), undefined, { timeout: 10_000 });
+  await page.waitForFunction(() => document.readyState !== 'loading' && !document.querySelector('astro-island[ssr], [data-island][data-ssr]'), undefined, { timeout: 10_000 });
 }
 
 /** Like Playwright's test, but page.goto also waits for the islands, so typing never races hydration. */
