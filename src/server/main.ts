@@ -21,7 +21,7 @@ import { createUploadHandler } from './static/uploads';
 import { NOT_FOUND, pageRequestProblem, REQUEST_ERROR_PATH } from './pages/request-guard';
 import { preloadGeocoder } from './geo/geocode.service';
 import { createPageCache } from './pages/page-cache';
-import { TIME_BONUS_SECONDS } from '../shared/constants';
+import { inTimeBonusWindow } from '../shared/constants';
 
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals: object) => Promise<void>;
 
@@ -119,7 +119,7 @@ export async function startServer(config: Config = readConfig(), overrides: Part
         const user = member ? await describeUser(accounts, ctx.site, member.user, member) : null;
         // A member whose exact page is cached gets it again; the session was looked up (and is still valid)
         // first. Not during the time bonus: its countdown is set from the server clock of the render.
-        const cacheable = cacheKey !== null && user !== null && (user.paid_user || app.clock.now() - Date.parse(user.signup_date) >= TIME_BONUS_SECONDS * 1000);
+        const cacheable = cacheKey !== null && user !== null && !inTimeBonusWindow(user, app.clock.now());
         if (cacheable && pages && (await pages.serve(cacheKey, res))) return;
         if (cacheable && pages) await pages.record(cacheKey, res);
         compress(req as never, res as never, () =>

@@ -8,6 +8,10 @@ export function nicheName(niche: number): NicheName {
 
 export const TIME_BONUS_SECONDS = 14_400;
 export const TIME_BONUS_PERCENTAGE = 25;
+/** Whether a member is in the time bonus's window (SPEC §4): not paid, signed up less than TIME_BONUS_SECONDS ago. */
+export function inTimeBonusWindow(user: { paid_user: boolean; signup_date: string }, now: number): boolean {
+  return !user.paid_user && now - Date.parse(user.signup_date) < TIME_BONUS_SECONDS * 1000;
+}
 export const TIME_BONUS_POPUP_DELAY_MS = 40_000;
 export const REFRESH_INTERVAL_MS = 60_000;
 export const REFRESH_INTERVAL_PUSH_MS = 300_000;

@@ -10,7 +10,12 @@ import { answerSend } from './send-fast';
 import { answerSessionUser } from './session-user';
 
 /** Wraps the Hono call, e.g. in compression (main.ts); the fast paths never pass through it. */
-type Around = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+export type Around = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+/** What a fast path does with an answer it hands on: `around` wraps it as Hono's; `encodes`: `around` is createCompression(). */
+export interface AroundHono {
+  around: Around;
+  encodes: boolean;
+}
 
 /**
  * The API as a node:http listener: the calls every open tab keeps making — `GET /api/user.php`,
@@ -27,7 +32,7 @@ export function createApiNodeListener(app: AppContext, around: Around = (_req, _
     const toHono = () => around(req, res, () => void hono(req, res));
     if (answerSessionUser(accounts, app.sites, req, res, at, toHono)) return;
     if (answerEventStream(accounts, app.sites, req, res, at, toHono)) return;
-    const wrap = { around, encodes: options.encodesLikeAround ?? false };
+    const wrap: AroundHono = { around, encodes: options.encodesLikeAround ?? false };
     if (answerSearch(accounts, app.sites, req, res, at, wrap, toHono)) return;
     if (answerSend(accounts, app.sites, req, res, at, wrap, toHono)) return;
     toHono();

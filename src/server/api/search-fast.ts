@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AroundHono } from './node-listener';
 import * as v from 'valibot';
 import { type SearchQuery, SearchQuerySchema } from '../../shared/profiles.contract';
 import { decodeTracking, TRACKING_COOKIE } from '../../shared/tracking';
@@ -63,8 +64,7 @@ export function answerSearch(
   req: IncomingMessage,
   res: ServerResponse,
   endpoint: RequestEndpoint,
-  /** `around`: what wraps a Hono answer (compression in the server); `encodes`: it is createCompression(). */
-  wrap: { around: (req: IncomingMessage, res: ServerResponse, next: () => void) => void; encodes: boolean },
+  wrap: AroundHono,
   fallback: () => void,
 ): boolean {
   const url = req.url ?? '';

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AroundHono } from './node-listener';
 import * as v from 'valibot';
 import { SendMessageSchema } from '../../shared/chat.contract';
 import { type AccountsDeps, memberForSession } from '../accounts/accounts.service';
@@ -33,8 +34,7 @@ export function answerSend(
   req: IncomingMessage,
   res: ServerResponse,
   endpoint: RequestEndpoint,
-  /** `around`: what wraps a Hono answer (compression in the server); `encodes`: it is createCompression(). */
-  wrap: { around: (req: IncomingMessage, res: ServerResponse, next: () => void) => void; encodes: boolean },
+  wrap: AroundHono,
   fallback: () => void,
 ): boolean {
   if (req.method !== 'POST' || req.url !== PATH) return false;

@@ -31,7 +31,6 @@ export const CACHED_PAGE_PATH = /^\/(?:members|members\/\d{1,12}|chats|likes|lik
 interface Entry {
   version: string;
   at: number;
-  status: number;
   headers: OutgoingHttpHeaders;
   body: Buffer;
 }
@@ -114,7 +113,7 @@ export function createPageCache(db: Db, clock: { now(): number }, maxAgeMs: numb
       // Least recently used goes first when the map is full.
       entries.delete(key);
       entries.set(key, entry);
-      res.writeHead(entry.status, { ...entry.headers, 'content-length': entry.body.length });
+      res.writeHead(200, { ...entry.headers, 'content-length': entry.body.length });
       res.end(entry.body);
       return true;
     },
@@ -149,7 +148,7 @@ export function createPageCache(db: Db, clock: { now(): number }, maxAgeMs: numb
             if (ended !== started) return;
             drop(key);
             while (entries.size > 0 && (entries.size >= maxEntries || bytes + body.length > MAX_BYTES)) drop(entries.keys().next().value as string);
-            entries.set(key, { version: started, at, status: 200, headers: kept, body });
+            entries.set(key, { version: started, at, headers: kept, body });
             bytes += body.length;
           });
         }
