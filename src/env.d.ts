@@ -7,6 +7,8 @@ declare namespace App {
     services: { app: import('./server/app-context').AppContext; accounts: import('./server/accounts/accounts.service').AccountsDeps };
     /** Why the request is bad input (a path that does not decode …); src/pages/request-error.astro shows it. */
     pageProblem?: import('./server/pages/request-guard').PageRequestProblem;
+    /** A member page's data, loaded by the node entry before the render (src/server/pages/member-page-data.ts). */
+    pageData?: import('./server/pages/member-page-data').MemberPageData;
   }
 }
 

@@ -21,6 +21,8 @@ import { createUploadHandler } from './static/uploads';
 import { NOT_FOUND, pageRequestProblem, REQUEST_ERROR_PATH } from './pages/request-guard';
 import { preloadGeocoder } from './geo/geocode.service';
 import { createPageCache } from './pages/page-cache';
+import { memberPageLoader, pageInputsDigest } from './pages/member-page-data';
+import { getT } from '../shared/i18n';
 import { inTimeBonusWindow } from '../shared/constants';
 
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals: object) => Promise<void>;
@@ -120,11 +122,23 @@ export async function startServer(config: Config = readConfig(), overrides: Part
         // A member whose exact page is cached gets it again; the session was looked up (and is still valid)
         // first. Not during the time bonus: its countdown is set from the server clock of the render.
         const cacheable = cacheKey !== null && user !== null && !inTimeBonusWindow(user, app.clock.now());
-        if (cacheable && pages && (await pages.serve(cacheKey, res))) return;
-        if (cacheable && pages) await pages.record(cacheKey, res);
+        const locals: App.Locals = { ctx, t: getT(ctx.locale), user, services: { app, accounts }, pageProblem };
+        if (cacheable && pages) {
+          // Read before anything of the view: a render that began at this version is exact while it stays.
+          const started = await pages.version();
+          if (pages.serve(cacheKey, res, { version: started })) return;
+          // Something was written since: load what the page shows; the same inputs give the same page.
+          const loader = memberPageLoader(url.split('?', 1)[0] ?? url);
+          let digest: string | null = null;
+          if (loader) {
+            locals.pageData = { route: loader.route, value: await loader.load(locals, new URL(url, 'http://page')) };
+            digest = pageInputsDigest(user, locals.pageData);
+            if (pages.serve(cacheKey, res, { digest })) return;
+          }
+          pages.record(cacheKey, res, { started, digest });
+        }
         compress(req as never, res as never, () =>
           (async () => {
-            const locals = { ctx, user, services: { app, accounts }, pageProblem };
             // A path no route matches (Astro hands it back without an error): the 404 page, once.
             const unrouted = (err?: unknown) => {
               if (err !== undefined || res.headersSent || req.url === REQUEST_ERROR_PATH) return fail(err);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -20,8 +21,12 @@ describe.each(DIALECTS)('member page cache (%s)', (dialect) => {
   let duringRender: (() => Promise<void> | void) | null = null;
   let answer: { status: number; type: string; cookie?: string } = { status: 200, type: 'text/html; charset=utf-8' };
 
+  /** When set, the page's data comes from this loader before the render (as main.ts loads member pages). */
+  let withLoader = false;
+  const loadNames = async () => (await t.app.db.db.selectFrom('profiles').select('name').orderBy('id').execute()).map((p) => p.name);
+
   /** A stand-in member page: reads the database, renders, sends — as main.ts drives Astro. */
-  async function render(req: IncomingMessage, res: ServerResponse) {
+  async function render(req: IncomingMessage, res: ServerResponse, loaded?: string[]) {
     const token = /kd_session=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
     const session = token ? await t.app.db.db.selectFrom('sessions').select('user_id').execute() : [];
     if (duringRender) {
@@ -29,7 +34,7 @@ describe.each(DIALECTS)('member page cache (%s)', (dialect) => {
       duringRender = null;
       await hook();
     }
-    const names = (await t.app.db.db.selectFrom('profiles').select('name').orderBy('id').execute()).map((p) => p.name);
+    const names = loaded ?? (await loadNames());
     renders++;
     res.statusCode = answer.status;
     res.setHeader('content-type', answer.type);
@@ -42,15 +47,26 @@ describe.each(DIALECTS)('member page cache (%s)', (dialect) => {
     t = await createTestApp(dialect);
     renders = 0;
     duringRender = null;
+    withLoader = false;
     answer = { status: 200, type: 'text/html; charset=utf-8' };
     cache = createPageCache(t.app.db, t.clock, MAX_AGE) as PageCache;
     server = createServer((req, res) => {
       const token = /kd_session=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
       const key = cache.keyOf(req, { siteId: 'kindred', secure: false, locale: 'en', country: 'NL', token });
       (async () => {
-        if (key && (await cache.serve(key, res))) return;
-        if (key) await cache.record(key, res);
-        await render(req, res);
+        let loaded: string[] | undefined;
+        if (key) {
+          const started = await cache.version();
+          if (cache.serve(key, res, { version: started })) return;
+          let digest: string | null = null;
+          if (withLoader) {
+            loaded = await loadNames();
+            digest = createHash('sha256').update(JSON.stringify(loaded)).digest('hex');
+            if (cache.serve(key, res, { digest })) return;
+          }
+          cache.record(key, res, { started, digest });
+        }
+        await render(req, res, loaded);
       })().catch((err) => res.destroy(err));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -67,7 +83,7 @@ describe.each(DIALECTS)('member page cache (%s)', (dialect) => {
     const text = await res.text();
     // The render's answer is stored once a last version read says nothing changed meanwhile.
     await new Promise((resolve) => setTimeout(resolve, 20));
-    return { status: res.status, text };
+    return { status: res.status, text, how: res.headers.get('x-page-cache') };
   };
 
   it('sends a repeated view again without rendering while nothing changed', async () => {
@@ -75,7 +91,7 @@ describe.each(DIALECTS)('member page cache (%s)', (dialect) => {
     const first = await get('/members', ann.cookie);
     const second = await get('/members', ann.cookie);
     expect(renders).toBe(1);
-    expect(second).toEqual(first);
+    expect(second).toEqual({ ...first, how: 'unchanged' });
     expect(cache.size).toBe(1);
   });
 
@@ -222,6 +238,65 @@ describe.each(DIALECTS)('member page cache (%s)', (dialect) => {
     expect(cache.keyOf(req('GET', '/members'), { ...parts, locale: 'de' })).not.toBe(key);
     expect(cache.keyOf(req('GET', '/members'), { ...parts, country: 'DE' })).not.toBe(key);
   });
+  describe('pages with a loader (their inputs are read on every view)', () => {
+    beforeEach(() => {
+      withLoader = true;
+    });
+
+    it('sends a view again after writes elsewhere in the database, by this or another process', async () => {
+      const ann = await activeMember(t, 'Ann');
+      const first = await get('/members', ann.cookie);
+      expect(first.how).toBe('rendered');
+      expect((await get('/members', ann.cookie)).how).toBe('unchanged');
+      // Writes the page does not show: its loader reads the same, so the render is sent again.
+      await t.app.db.db.updateTable('users').set({ credits: 77 }).execute();
+      const again = await get('/members', ann.cookie);
+      expect(again).toEqual({ ...first, how: 'same-inputs' });
+      const other = openSecondHandle(t.app.db);
+      try {
+        await other.db.updateTable('users').set({ credits: 78 }).execute();
+      } finally {
+        await other.db.destroy();
+      }
+      expect((await get('/members', ann.cookie)).how).toBe('same-inputs');
+      expect(renders).toBe(1);
+    });
+
+    it('renders again when what the page shows changed, by this or another process', async () => {
+      const ann = await activeMember(t, 'Ann');
+      await get('/members', ann.cookie);
+      await t.app.db.db.updateTable('profiles').set({ name: 'Anna' }).execute();
+      const changed = await get('/members', ann.cookie);
+      expect(changed.how).toBe('rendered');
+      expect(changed.text).toContain('Anna');
+      const other = openSecondHandle(t.app.db);
+      try {
+        await other.db.updateTable('profiles').set({ name: 'Anne' }).execute();
+      } finally {
+        await other.db.destroy();
+      }
+      expect((await get('/members', ann.cookie)).text).toContain('Anne');
+      expect(renders).toBe(3);
+      // Back to a value seen before: the latest render is for other inputs, so this one renders too.
+      await t.app.db.db.updateTable('profiles').set({ name: 'Anna' }).execute();
+      expect((await get('/members', ann.cookie)).text).toContain('Anna');
+      expect(renders).toBe(4);
+    });
+
+    it('keeps the age limit, and never hands one member another member\'s page', async () => {
+      const ann = await activeMember(t, 'Ann');
+      const bob = await activeMember(t, 'Bob');
+      await get('/members', ann.cookie);
+      await t.app.db.db.updateTable('users').set({ credits: 5 }).execute();
+      const bobs = await get('/members', bob.cookie);
+      expect(bobs.how).toBe('rendered');
+      expect(renders).toBe(2);
+      t.clock.advance(MAX_AGE);
+      await t.app.db.db.updateTable('users').set({ credits: 6 }).execute();
+      expect((await get('/members', ann.cookie)).how).toBe('rendered');
+      expect(renders).toBe(3);
+    });
+  });
 });
 
 describe('member page cache configuration', () => {
@@ -233,4 +308,5 @@ describe('member page cache configuration', () => {
       await t.close();
     }
   });
+
 });

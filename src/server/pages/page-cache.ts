@@ -23,13 +23,26 @@ import type { Db } from '../db/database';
  * version is still V (other databases, vacuum and checkpoints move it too: they only cost a render). One query per repeated view instead of a render; where the function is not
  * available (a read replica), the cache stays off.
  *
+ * On a busy site something is written somewhere many times a second, so that signal alone rarely
+ * holds. Each member page therefore also has a loader (src/server/pages/member-page-data.ts): the entry
+ * reads the page's data first, and the page renders from that value, the member and the request only.
+ * A stored answer carries the digest of those inputs, and is sent again whenever a fresh load gives the
+ * same digest — however much else was written meanwhile. The reads run on every view; only the
+ * rendering is saved.
+ *
  * Only GET requests of signed-in members to the member routes below are kept; an answer is stored
  * only when it is a 200 HTML page that sets no cookie. `PAGE_CACHE_MS=0` turns the cache off.
  */
 export const CACHED_PAGE_PATH = /^\/(?:members|members\/\d{1,12}|chats|likes|likes\/[a-z]{1,20}|profile)$/;
 
+/** `unchanged` or `same-inputs` on an answer sent again, `rendered` on a render the cache may keep. */
+export const PAGE_CACHE_HEADER = 'x-page-cache';
+
 interface Entry {
-  version: string;
+  /** The database version the render began at (null: it changed during the render). */
+  version: string | null;
+  /** Digest of the page's inputs (member and loaded data), when the page has a loader. */
+  digest: string | null;
   at: number;
   headers: OutgoingHttpHeaders;
   body: Buffer;
@@ -38,10 +51,18 @@ interface Entry {
 export interface PageCache {
   /** The cache key of a request, or null when its answer must always be rendered. */
   keyOf(req: IncomingMessage, parts: { siteId: string; secure: boolean; locale: string; country: string | null; token: string | undefined }): string | null;
-  /** Sends the stored answer when it is still exact; false when the page must be rendered. */
-  serve(key: string, res: ServerResponse): Promise<boolean>;
-  /** Records what the render sends through `res` (call before anything wraps `res`), stored when exact. */
-  record(key: string, res: ServerResponse): Promise<void>;
+  /** The database's version now, before anything of a view is read (null: nothing can be trusted to stay). */
+  version(): Promise<string | null>;
+  /**
+   * Sends the stored answer when it is still exact: rendered at database version `check.version` (nothing
+   * written since), or from inputs with digest `check.digest`. False when the page must be rendered.
+   */
+  serve(key: string, res: ServerResponse, check: { version?: string | null; digest?: string | null }): boolean;
+  /**
+   * Records what the render sends through `res` (call before anything wraps `res`): `started` is the
+   * version read before the view read anything, `digest` the digest of the inputs the page renders from.
+   */
+  record(key: string, res: ServerResponse, inputs: { started: string | null; digest: string | null }): void;
   readonly size: number;
 }
 
@@ -102,25 +123,29 @@ export function createPageCache(db: Db, clock: { now(): number }, maxAgeMs: numb
       const h = req.headers;
       return [siteId, h.host ?? '', secure ? 's' : '', locale, country ?? '', url, h.cookie ?? '', h['accept-encoding'] ?? '', h['accept-language'] ?? ''].join('\n');
     },
-    async serve(key, res) {
+    version,
+    serve(key, res, check) {
       const entry = entries.get(key);
       if (!entry) return false;
       const age = clock.now() - entry.at;
-      if (age < 0 || age >= maxAgeMs || (await version()) !== entry.version) {
-        if (entries.get(key) === entry) drop(key);
+      if (age < 0 || age >= maxAgeMs) {
+        drop(key);
         return false;
       }
+      const unchanged = entry.version !== null && check.version === entry.version;
+      if (!unchanged && !(entry.digest !== null && check.digest === entry.digest)) return false;
       // Least recently used goes first when the map is full.
       entries.delete(key);
       entries.set(key, entry);
-      res.writeHead(200, { ...entry.headers, 'content-length': entry.body.length });
+      // Says how the answer was made (for operators and the tests): unchanged database, or same inputs.
+      res.writeHead(200, { ...entry.headers, 'content-length': entry.body.length, [PAGE_CACHE_HEADER]: unchanged ? 'unchanged' : 'same-inputs' });
       res.end(entry.body);
       return true;
     },
-    async record(key, res) {
-      const started = await version();
-      if (started === null) return;
+    record(key, res, { started, digest }) {
+      if (started === null && digest === null) return;
       const at = clock.now();
+      res.setHeader(PAGE_CACHE_HEADER, 'rendered');
       const chunks: Buffer[] = [];
       let size = 0;
       const take = (chunk: unknown, encoding?: unknown) => {
@@ -140,15 +165,17 @@ export function createPageCache(db: Db, clock: { now(): number }, maxAgeMs: numb
         const headers = res.getHeaders();
         const storable = res.statusCode === 200 && size <= MAX_BODY && headers['set-cookie'] === undefined
           && String(headers['content-type'] ?? '').startsWith('text/html');
-        // Stored only if nothing changed while it rendered (checked after the answer is on its way).
+        // Its version counts only if nothing changed while it rendered (checked after the answer is on its
+        // way); its digest, whatever else changed.
         if (storable) {
           const body = Buffer.concat(chunks);
-          const { 'content-length': _length, 'transfer-encoding': _chunked, ...kept } = headers;
-          void version().then((ended) => {
-            if (ended !== started) return;
+          const { 'content-length': _length, 'transfer-encoding': _chunked, [PAGE_CACHE_HEADER]: _how, ...kept } = headers;
+          void (started === null ? Promise.resolve(null) : version()).then((ended) => {
+            const stayed = started !== null && ended === started ? started : null;
+            if (stayed === null && digest === null) return;
             drop(key);
             while (entries.size > 0 && (entries.size >= maxEntries || bytes + body.length > MAX_BYTES)) drop(entries.keys().next().value as string);
-            entries.set(key, { version: started, at, headers: kept, body });
+            entries.set(key, { version: stayed, digest, at, headers: kept, body });
             bytes += body.length;
           });
         }

@@ -1,0 +1,83 @@
+import { createHash } from 'node:crypto';
+import { listOwnPhotos } from '../photos/photos.service';
+import { searchProfiles } from '../profiles/profiles.service';
+import { loadChatScreen, loadLikesScreen } from './chat-screen';
+import { loadProfileScreen } from './profile-screen';
+import * as v from 'valibot';
+import { SearchQuerySchema } from '../../shared/profiles.contract';
+import { TRACKING_PARAMS } from '../../shared/tracking';
+
+/**
+ * What a member page shows, read before it is rendered (src/server/main.ts) or by the page itself.
+ *
+ * The contract that lets the page cache reuse a render after the database changed
+ * (src/server/pages/page-cache.ts): a page with a loader here renders from exactly
+ *   - the request (site, host, URL, cookies, language, country, encoding: the cache key),
+ *   - the signed-in member as the session describes them (`SessionUser`),
+ *   - the value its loader answers (JSON-serialisable),
+ *   - static inputs (the site's configuration, the catalogs, the build) and the clock,
+ * and reads nothing else. Two views with equal member and equal loaded value are then the same page
+ * (up to the clock, which the cache's age limit bounds), so a render may be sent again when a fresh
+ * load answers the same value — whatever else was written meanwhile. A page that needs another input
+ * adds it to its loader's value.
+ */
+export interface MemberPageData {
+  /** The route the value was loaded for (a rewrite to another page never reads it). */
+  route: MemberPageRoute;
+  value: unknown;
+}
+
+export type MemberPageRoute = 'members' | 'members-id' | 'chats' | 'likes' | 'profile';
+
+type Loader = (locals: App.Locals, url: URL) => Promise<unknown>;
+
+/** Members search: its first page of results for the filters in the address. */
+export async function loadMembersPage(locals: App.Locals, url: URL) {
+  const { ctx, user, services } = locals;
+  const params = Object.fromEntries([...url.searchParams].filter(([, value]) => value !== ''));
+  const query = Object.fromEntries(Object.entries(params).filter(([k]) => !(TRACKING_PARAMS as readonly string[]).includes(k)));
+  const parsed = v.safeParse(SearchQuerySchema, query);
+  const result = await searchProfiles(services.app, ctx.site, user, parsed.success ? parsed.output : {}, user ? user.profile.id : null);
+  // The search as parsed (or the first problem's message): what the form and the island show.
+  return { query: parsed.success ? parsed.output : null, issue: parsed.success ? null : parsed.issues[0].message, result };
+}
+
+/** The member's own profile, interests and photos for the editor at /profile. */
+export async function loadOwnProfile(locals: App.Locals) {
+  const { user, services } = locals;
+  if (!user) throw new Error('loadOwnProfile needs a member');
+  const db = services.app.db.db;
+  const profile = await db.selectFrom('profiles').selectAll().where('user_id', '=', user.id).executeTakeFirstOrThrow();
+  const interests = (await db.selectFrom('profile_interests').select('interest').where('profile_id', '=', profile.id).execute()).map((i) => i.interest);
+  const photos = await listOwnPhotos(services.app, profile.id);
+  return { profile, interests, photos };
+}
+
+const LOADERS: [RegExp, MemberPageRoute, Loader][] = [
+  [/^\/members$/, 'members', loadMembersPage],
+  [/^\/members\/(\d{1,12})$/, 'members-id', (locals, url) => loadProfileScreen(locals, url.pathname.slice('/members/'.length))],
+  [/^\/chats$/, 'chats', (locals) => loadChatScreen(locals, null)],
+  [/^\/likes(?:\/(?:received|given|matches))?$/, 'likes', (locals) => loadLikesScreen(locals)],
+  [/^\/profile$/, 'profile', (locals) => loadOwnProfile(locals)],
+];
+
+/** The loader of a member page at `pathname`, or null when the page reads its data while rendering. */
+export function memberPageLoader(pathname: string): { route: MemberPageRoute; load: Loader } | null {
+  for (const [pattern, route, load] of LOADERS) if (pattern.test(pathname)) return { route, load };
+  return null;
+}
+
+/**
+ * The value the entry loaded for this route, or the page's own load. Pages call this instead of their
+ * loader, so a page rendered by the entry and a page rendered alone read the same thing.
+ */
+export async function pageData<T>(locals: App.Locals, route: MemberPageRoute, load: () => Promise<T>): Promise<T> {
+  const given = locals.pageData;
+  if (given && given.route === route) return given.value as T;
+  return load();
+}
+
+/** Fingerprint of everything a member page renders from besides the request and static inputs. */
+export function pageInputsDigest(user: unknown, data: MemberPageData): string {
+  return createHash('sha256').update(JSON.stringify(user)).update('\n').update(data.route).update('\n').update(JSON.stringify(data.value)).digest('base64url');
+}
