@@ -130,8 +130,10 @@ export async function startServer(config: Config = readConfig(), overrides: Part
           // Something was written since: load what the page shows; the same inputs give the same page.
           const loader = memberPageLoader(url.split('?', 1)[0] ?? url);
           let digest: string | null = null;
-          if (loader) {
-            locals.pageData = { route: loader.route, value: await loader.load(locals, new URL(url, 'http://page')) };
+          // A load that fails is left to the page, which loads again and fails into Astro's error page.
+          const loaded = loader ? await loader.load(locals, new URL(url, 'http://page')).then((value) => ({ value }), () => null) : null;
+          if (loader && loaded) {
+            locals.pageData = { route: loader.route, value: loaded.value };
             digest = pageInputsDigest(user, locals.pageData);
             if (pages.serve(cacheKey, res, { digest })) return;
           }

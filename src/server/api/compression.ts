@@ -4,7 +4,8 @@ import compression from 'compression';
 /** Answers below this many bytes are sent as they are. */
 export const COMPRESS_THRESHOLD = 1024;
 const GZIP = { level: 4 };
-const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } };
+// Brotli 2: a 30 KB member page in about 0.2 ms (quality 4 took 2.5 times as long for 6 % fewer bytes).
+const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 2 } };
 
 /**
  * Pages and API answers above 1 KB go out compressed at a cheap level (static files are
