@@ -78,6 +78,16 @@ describe.each(DIALECTS)('member page cache (%s)', (dialect) => {
     await t.close();
   });
 
+  /** A write through a second handle on the same database (another process). */
+  const writeFromAnotherProcess = async (write: (db: ReturnType<typeof openSecondHandle>['db']) => Promise<unknown>) => {
+    const other = openSecondHandle(t.app.db);
+    try {
+      await write(other.db);
+    } finally {
+      await other.db.destroy();
+    }
+  };
+
   const get = async (pathname: string, cookie: string, init: RequestInit = {}) => {
     const res = await fetch(base + pathname, { ...init, headers: { cookie, ...(init.headers as Record<string, string>) } });
     const text = await res.text();
@@ -105,12 +115,7 @@ describe.each(DIALECTS)('member page cache (%s)', (dialect) => {
     else await t.app.db.raw.pool?.query(`update ${t.app.db.schema}.profiles set name = 'Annie'`);
     expect((await get('/members', ann.cookie)).text).toContain('Annie');
     // Another process on the same file.
-    const other = openSecondHandle(t.app.db);
-    try {
-      await other.db.updateTable('profiles').set({ name: 'Anne' }).execute();
-    } finally {
-      await other.db.destroy();
-    }
+    await writeFromAnotherProcess((db) => db.updateTable('profiles').set({ name: 'Anne' }).execute());
     expect((await get('/members', ann.cookie)).text).toContain('Anne');
     expect(renders).toBe(4);
   });
@@ -252,12 +257,7 @@ describe.each(DIALECTS)('member page cache (%s)', (dialect) => {
       await t.app.db.db.updateTable('users').set({ credits: 77 }).execute();
       const again = await get('/members', ann.cookie);
       expect(again).toEqual({ ...first, how: 'same-inputs' });
-      const other = openSecondHandle(t.app.db);
-      try {
-        await other.db.updateTable('users').set({ credits: 78 }).execute();
-      } finally {
-        await other.db.destroy();
-      }
+      await writeFromAnotherProcess((db) => db.updateTable('users').set({ credits: 78 }).execute());
       expect((await get('/members', ann.cookie)).how).toBe('same-inputs');
       expect(renders).toBe(1);
     });
@@ -269,12 +269,7 @@ describe.each(DIALECTS)('member page cache (%s)', (dialect) => {
       const changed = await get('/members', ann.cookie);
       expect(changed.how).toBe('rendered');
       expect(changed.text).toContain('Anna');
-      const other = openSecondHandle(t.app.db);
-      try {
-        await other.db.updateTable('profiles').set({ name: 'Anne' }).execute();
-      } finally {
-        await other.db.destroy();
-      }
+      await writeFromAnotherProcess((db) => db.updateTable('profiles').set({ name: 'Anne' }).execute());
       expect((await get('/members', ann.cookie)).text).toContain('Anne');
       expect(renders).toBe(3);
       // Back to a value seen before: the latest render is for other inputs, so this one renders too.
