@@ -268,6 +268,8 @@ test('with permission, the browser position fills country, region and city', asy
   const me = await createMember(request, `Locator${Date.now() % 100000}`, 'male', '1979-09-09');
   await login(page, me.email);
   await page.goto('/profile');
+  // A page of its own context: its goto does not wait for the islands (the fixture's does).
+  await hydrated(page);
   await page.getByRole('button', { name: t('myprofile.use_location') }).click();
   // Position, permission and the server lookup take a few seconds on a loaded CI machine.
   await expect(page.getByRole('combobox', { name: t('signup.label_region') })).toHaveValue('utrecht', { timeout: 15_000 });
