@@ -1,5 +1,6 @@
-// npm run bench:search — seeds 100,000 profiles, then prints p50/p95 server time of typical searches,
-// the query plans, and requests/s of GET /api/search.php beside a bare node:http server (same run).
+// npm run bench:search — seeds 100,000 profiles, then prints p50/p95 server time of typical searches
+// (cold, after a profile write, shared), the query plans, and requests/s of GET /api/search.php beside a
+// bare node:http server (same run).
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,8 +8,9 @@ import { sql } from 'kysely';
 import pino from 'pino';
 import { createAppContext } from '../src/server/app-context';
 import { readConfig } from '../src/server/config';
+import { PROFILES_AUTOVACUUM } from '../src/server/db/migrations/2026_11_26_0100_tune_profiles_autovacuum';
 import { seedDemoData } from '../src/server/db/seed';
-import { searchProfiles, searchStatements } from '../src/server/profiles/profiles.service';
+import { SEARCH_COUNT_TTL_MS, searchProfiles, searchStatements } from '../src/server/profiles/profiles.service';
 import { SearchQuerySchema } from '../src/shared/profiles.contract';
 import * as v from 'valibot';
 import { compare, machine, port, report, startServer, verdict } from './lib.mjs';
@@ -18,7 +20,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
 const pg = process.env.BENCH_DATABASE_URL;
 const dir = mkdtempSync(path.join(tmpdir(), 'kindred-search-'));
 const config = readConfig({ ...process.env, DATA_DIR: dir, ...(pg ? { DATABASE_URL: pg } : {}), LOG_LEVEL: 'warn' });
-const app = await createAppContext(config, { logger: pino({ level: 'warn' }) });
+// The app clock runs ahead by whole count lifetimes when the bench wants the shared counts expired.
+let clockShift = 0;
+const app = await createAppContext(config, { logger: pino({ level: 'warn' }), clock: { now: () => Date.now() + clockShift } });
 if (pg) {
   for (const table of ['likes', 'reports', 'blocks', 'photos', 'profile_interests']) await app.db.db.deleteFrom(table as never).execute();
   await app.db.db.deleteFrom('profiles').execute();
@@ -26,8 +30,21 @@ if (pg) {
 const started = Date.now();
 await seedDemoData(app, PROFILES, { avatars: false });
 console.log(`${pg ? 'PostgreSQL' : 'SQLite'}: seeded ${PROFILES} profiles in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-// Fresh bulk data: refresh planner statistics (and PostgreSQL's visibility map, so counts stay index-only).
+// Rebuild the profiles indexes: a run after a larger one (1,000,000 profiles, then 100,000) otherwise
+// keeps indexes sized for the larger one, and PostgreSQL then counts a broad filter with a sequential
+// scan instead of the index (cold p95 15–18 ms at 100,000). A site that grew to this size has indexes of this size.
+if (pg) await sql.raw('reindex table profiles').execute(app.db.db);
+// Fresh bulk data: refresh planner statistics (and PostgreSQL's visibility map).
 await sql.raw(pg ? 'vacuum analyze' : 'analyze').execute(app.db.db);
+// A live site is not freshly vacuumed: logins move last_active_at all day, and every changed row clears
+// the visibility-map mark of its heap page until the next vacuum, so a PostgreSQL count visits the heap
+// for the entries on those pages. Change as many profiles, spread over the table, as PostgreSQL lets
+// change before autovacuum is due (PROFILES_AUTOVACUUM, 1,000 + 0.5 %): the worst state it allows.
+const touched = PROFILES_AUTOVACUUM.threshold + PROFILES_AUTOVACUUM.scaleFactor * PROFILES - 1;
+const every = Math.ceil(PROFILES / touched);
+const { numUpdatedRows } = await app.db.db.updateTable('profiles').set((eb) => ({ last_active_at: eb('last_active_at', '+', 1) }))
+  .where(sql`id % ${every}`, '=', 0).executeTakeFirst();
+console.log(`changed last_active_at of ${numUpdatedRows} profiles (every ${every}th) after the vacuum, as logins do`);
 
 const site = app.sites.defaultSite;
 const QUERIES: Record<string, string> = {
@@ -41,41 +58,51 @@ const QUERIES: Record<string, string> = {
 console.log(machine());
 let worstP95 = 0;
 const pct = (list: number[], p: number) => list.sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * p))];
+const fmt = (list: number[]) => `p50 ${pct(list, 0.5).toFixed(2)} ms  p95 ${pct(list, 0.95).toFixed(2)} ms`;
+const profiles = app.db.writes.tables;
+/** As a profile write through this process does: the shared pages are dropped (not the shared counts). */
+const profileWrite = () => profiles.set('profiles', (profiles.get('profiles') ?? 0) + 1);
+console.log('cold: the shared count has expired (15 s) and a profile was written, so count and page are read afresh;');
+console.log('after write: a profile was written, the page is read afresh and the count is the shared one; shared: both shared.');
 for (const [label, query] of Object.entries(QUERIES)) {
   const filters = v.parse(SearchQuerySchema, Object.fromEntries(new URLSearchParams(query)));
-  const times: number[] = [];
-  const cached: number[] = [];
+  const cold: number[] = [];
+  const written: number[] = [];
+  const shared: number[] = [];
   let count = 0;
-  const profiles = app.db.writes.tables;
-  for (let i = 0; i < ROUNDS; i++) {
-    // Cold: as if a profile had just changed, so the shared count and page are read afresh.
-    profiles.set('profiles', (profiles.get('profiles') ?? 0) + 1);
-    let t0 = performance.now();
+  const timed = async (into: number[]) => {
+    const t0 = performance.now();
     const r = await searchProfiles(app, site, null, filters);
-    times.push(performance.now() - t0);
+    into.push(performance.now() - t0);
     count = r.numResults;
-    // Warm: the shared count and page, their listed profiles checked again.
-    t0 = performance.now();
-    await searchProfiles(app, site, null, filters);
-    cached.push(performance.now() - t0);
+  };
+  for (let i = 0; i < ROUNDS; i++) {
+    clockShift += SEARCH_COUNT_TTL_MS;
+    profileWrite();
+    await timed(cold);
+    profileWrite();
+    await timed(written);
+    await timed(shared);
   }
-  worstP95 = Math.max(worstP95, pct(times, 0.95));
-  console.log(`${label.padEnd(14)} ${String(count).padStart(6)} hits  cold p50 ${pct(times, 0.5).toFixed(2)} ms  p95 ${pct(times, 0.95).toFixed(2)} ms   shared p50 ${pct(cached, 0.5).toFixed(2)} ms  p95 ${pct(cached, 0.95).toFixed(2)} ms`);
+  worstP95 = Math.max(worstP95, pct(cold, 0.95), pct(written, 0.95));
+  console.log(`${label.padEnd(14)} ${String(count).padStart(6)} hits  cold ${fmt(cold)}   after write ${fmt(written)}   shared ${fmt(shared)}`);
 }
 
-// Query plans of the two statements a search runs (count and page), parameters inlined.
+// Query plans of the two statements a search runs (count and page), parameters inlined, for a narrow and a broad search.
 const { db } = app.db;
-const example = v.parse(SearchQuerySchema, Object.fromEntries(new URLSearchParams(QUERIES['region + ages'])));
-const statements = searchStatements(app, site, example);
-for (const [name, compiled] of Object.entries(statements)) {
-  let i = 0;
-  const inline = compiled.sql.replace(/\?|\$\d+/g, () => {
-    const p = compiled.parameters[i++];
-    return typeof p === 'number' ? String(p) : `'${String(p).replace(/'/g, "''")}'`;
-  });
-  const plan = await sql.raw(`${pg ? 'explain' : 'explain query plan'} ${inline}`).execute(db);
-  console.log(`\nplan (${name}):`);
-  for (const row of plan.rows as Record<string, unknown>[]) console.log('  ', String(row.detail ?? row['QUERY PLAN'] ?? JSON.stringify(row)));
+for (const label of ['region + ages', 'gender']) {
+  const example = v.parse(SearchQuerySchema, Object.fromEntries(new URLSearchParams(QUERIES[label])));
+  const statements = searchStatements(app, site, example);
+  for (const [name, compiled] of Object.entries(statements)) {
+    let i = 0;
+    const inline = compiled.sql.replace(/\?|\$\d+/g, () => {
+      const p = compiled.parameters[i++];
+      return typeof p === 'number' ? String(p) : `'${String(p).replace(/'/g, "''")}'`;
+    });
+    const plan = await sql.raw(`${pg ? 'explain (analyze, costs off, timing off)' : 'explain query plan'} ${inline}`).execute(db);
+    console.log(`\nplan (${label}, ${name}):`);
+    for (const row of plan.rows as Record<string, unknown>[]) console.log('  ', String(row.detail ?? row['QUERY PLAN'] ?? JSON.stringify(row)));
+  }
 }
 
 await app.close();
@@ -92,6 +119,6 @@ const result = await compare(url, `http://127.0.0.1:${port(4442)}/`, {});
 server.kill();
 bare.kill();
 const ratioMet = report('kindred search', result, 0.2);
-console.log(`worst cold p95 of the searches above: ${worstP95.toFixed(2)} ms (aim ≤ 15 ms)`);
+console.log(`worst cold and after-write p95 of the searches above: ${worstP95.toFixed(2)} ms (aim ≤ 15 ms)`);
 verdict(`/api/search.php ≥ 0.2 of bare node:http and p95 ≤ 15 ms at ${PROFILES} profiles (${pg ? 'PostgreSQL' : 'SQLite'})`, ratioMet && worstP95 <= 15);
 process.exit(0);

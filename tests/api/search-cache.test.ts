@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/server/db/database';
 import { seedDemoData } from '../../src/server/db/seed';
+import { SEARCH_COUNT_TTL_MS } from '../../src/server/profiles/profiles.service';
 import { SEARCH_COUNT_CAP } from '../../src/shared/profiles.contract';
 import { activeMember, as, post } from '../helpers/members';
 import { createTestApp, DIALECTS, openSecondHandle, type TestApp } from '../helpers/test-app';
 
 // Search counts and pages are shared for a moment per site × filters (profiles.service.ts). Who may
 // be listed must still hold exactly: invisible, blocked and other-site profiles never show, and a
-// member's count leaves out exactly who they may not see.
+// member's count leaves out exactly who they may not see. The shared count itself is a hint up to
+// SEARCH_COUNT_TTL_MS old (on the app clock), even after a profile write in this process.
 type Result = { numResults: number; results: { id: number }[] };
 
 for (const dialect of DIALECTS) {
@@ -40,6 +42,37 @@ for (const dialect of DIALECTS) {
       const again = await search('gender=male&country=NL&countryregion=zeeland');
       expect(again.results.map((r) => r.id)).not.toContain(kim.profileId);
       await other.db.updateTable('profiles').set({ invisible: 0 }).where('id', '=', kim.profileId).execute();
+    });
+
+    it('a profile write drops the shared page at once but the shared count only after 15 s', async () => {
+      const query = 'gender=male&country=NL&countryregion=noord-brabant';
+      const sem = await activeMember(t, 'Sempronius', { gender: 'male', region: 'noord-brabant' });
+      const tom = await activeMember(t, 'Tomasso', { gender: 'male', region: 'noord-brabant' });
+      const viewer = await activeMember(t, 'Ursulina', { gender: 'female', region: 'noord-brabant' });
+      const first = await search(query);
+      expect(first.results.map((r) => r.id)).toEqual(expect.arrayContaining([sem.profileId, tom.profileId]));
+      expect((await search(query, viewer.cookie)).numResults).toBe(first.numResults);
+      // Through this process's handle: its write watch sees it, as after a member's own settings change.
+      await t.app.db.db.updateTable('profiles').set({ invisible: 1 }).where('id', '=', sem.profileId).execute();
+      const visitor = await search(query);
+      const member = await search(query, viewer.cookie);
+      // Never listed again, for visitors and members; the count is the shared hint of before.
+      expect(visitor.results.map((r) => r.id)).not.toContain(sem.profileId);
+      expect(member.results.map((r) => r.id)).not.toContain(sem.profileId);
+      expect(visitor.results.map((r) => r.id)).toContain(tom.profileId);
+      expect(visitor.numResults).toBe(first.numResults);
+      // A block still counts at once: the member's count leaves out exactly who they may not see.
+      expect((await t.request('/api/block.php', post(tom.cookie, { profile_id: viewer.profileId }))).status).toBe(200);
+      const blocked = await search(query, viewer.cookie);
+      expect(blocked.results.map((r) => r.id)).not.toContain(tom.profileId);
+      expect(blocked.numResults).toBe(first.numResults - 1);
+      // Once the shared count is SEARCH_COUNT_TTL_MS old it is counted again.
+      t.clock.advance(SEARCH_COUNT_TTL_MS - 1);
+      expect((await search(query)).numResults).toBe(first.numResults);
+      t.clock.advance(1);
+      expect((await search(query)).numResults).toBe(first.numResults - 1);
+      expect((await search(query, viewer.cookie)).numResults).toBe(first.numResults - 2);
+      await t.app.db.db.updateTable('profiles').set({ invisible: 0 }).where('id', '=', sem.profileId).execute();
     });
 
     it('a block hides both members from each other at once, results and count', async () => {
@@ -105,6 +138,8 @@ for (const dialect of DIALECTS) {
     it(`counts up to ${SEARCH_COUNT_CAP} and then says "more"`, async () => {
       // About half of the demo population goes to this site.
       await seedDemoData(t.app, 21_000, { avatars: false });
+      // The count of the earlier searches is a hint for SEARCH_COUNT_TTL_MS; count afresh.
+      t.clock.advance(SEARCH_COUNT_TTL_MS);
       const broad = await search('');
       expect(broad.numResults).toBe(SEARCH_COUNT_CAP + 1);
       expect(broad.results).toHaveLength(24);

@@ -85,25 +85,38 @@ function countQuery(db: Kysely<Database>, site: Site, viewerProfileId: number | 
 
 /** How long a process reuses a search count (a member does not need the exact count of this second). */
 export const SEARCH_COUNT_TTL_MS = 15_000;
-const countCaches = new WeakMap<AppContext, Map<string, { n: number; generation: number; at: number }>>();
+const countCaches = new WeakMap<AppContext, Map<string, { n: Promise<number>; at: number }>>();
 
 /**
- * Matches of the filters for everyone (no viewer exclusions), kept per site × filters for
- * SEARCH_COUNT_TTL_MS and dropped at once when a profile changes through this process (write watch).
+ * Matches of the filters for everyone (no viewer exclusions), capped at SEARCH_COUNT_CAP + 1 and kept
+ * per site × filters for SEARCH_COUNT_TTL_MS on the app clock, counted from when the count began. It is
+ * a hint, like the age of a count read in another process: a profile write does not drop it (writes
+ * drop the shared pages, which serve the listing rules), so a cold count — at most 10,001 index
+ * entries, plus a heap visit per entry on PostgreSQL where the visibility map is not set — is paid at
+ * most once per site × filters per 15 s per process instead of after every login or profile edit.
+ * Concurrent requests for a count share the statement. Who a member may not see is subtracted exactly
+ * by the caller (excludedMatches).
  */
-async function baseCount(app: AppContext, site: Site, f: Filters, now: number): Promise<number> {
-  const cache = countCaches.get(app) ?? new Map<string, { n: number; generation: number; at: number }>();
-  countCaches.set(app, cache);
+async function baseCount(app: AppContext, site: Site, f: Filters, now: number): Promise<{ n: number; at: number }> {
+  let cache = countCaches.get(app);
+  if (!cache) {
+    cache = new Map();
+    countCaches.set(app, cache);
+  }
   const min = f.min_age !== undefined ? birthDateForAge(now, f.min_age) : '';
   const max = f.max_age !== undefined ? birthDateForAge(now, f.max_age + 1) : '';
   const key = [site.id, f.gender ?? '', f.country ?? '', f.countryregion ?? '', min, max].join('|');
-  const generation = tablesGeneration(app.db.writes, ['profiles']);
   const hit = cache.get(key);
-  if (hit && hit.generation === generation && performance.now() - hit.at < SEARCH_COUNT_TTL_MS) return hit.n;
-  const [{ n }] = await countQuery(app.db.db, site, null, f, now).execute();
+  if (hit && now >= hit.at && now - hit.at < SEARCH_COUNT_TTL_MS) return { n: await hit.n, at: hit.at };
   if (cache.size > 5000) cache.clear();
-  if (generation === tablesGeneration(app.db.writes, ['profiles'])) cache.set(key, { n: Number(n), generation, at: performance.now() });
-  return Number(n);
+  const entry = { n: countQuery(app.db.db, site, null, f, now).execute().then(([row]) => Number(row.n)), at: now };
+  cache.set(key, entry);
+  const owned = cache;
+  // A failed count is not kept: the next request counts again.
+  entry.n.catch(() => {
+    if (owned.get(key) === entry) owned.delete(key);
+  });
+  return { n: await entry.n, at: entry.at };
 }
 
 /**
@@ -204,6 +217,7 @@ interface SharedEntry<T> {
   generation: number;
   /** othersWriteVersion when the value was last read or checked: unchanged, nobody could have hidden a profile since. */
   checkedVersion: number | null;
+  /** App-clock time of the oldest data in the value. */
   at: number;
   inflight?: Promise<boolean> | null;
   queued?: Promise<boolean> | null;
@@ -211,15 +225,16 @@ interface SharedEntry<T> {
 
 /**
  * A per-process cache of values built from the viewer-less search, per site × filters × page, for
- * SEARCH_COUNT_TTL_MS; dropped at once when a profile or photo changes through this process (write
- * watch). Who may be listed is checked again on every use — still on the site, active and not
+ * SEARCH_COUNT_TTL_MS on the app clock from the oldest data in it (a visitor's answer carries the shared
+ * count: from when that count began); dropped at once when a profile or photo changes through this
+ * process (write watch). Who may be listed is checked again on every use — still on the site, active and not
  * invisible — so a profile hidden meanwhile (in any process) never shows: then the value is built afresh.
  * On SQLite the check is skipped while no other connection has committed since the last one passed
  * (data_version) and this process wrote nothing (write watch): then nothing can have changed.
  */
 function sharedCache<T>() {
   const caches = new WeakMap<AppContext, Map<string, SharedEntry<T>>>();
-  return async (app: AppContext, site: Site, key: string, build: () => Promise<{ value: T; ids: number[] }>): Promise<T> => {
+  return async (app: AppContext, site: Site, key: string, build: () => Promise<{ value: T; ids: number[]; at?: number }>): Promise<T> => {
     let cache = caches.get(app);
     if (!cache) {
       cache = new Map();
@@ -228,17 +243,18 @@ function sharedCache<T>() {
     const generation = tablesGeneration(app.db.writes, ['profiles', 'photos']);
     // Read before the check or the build: a commit elsewhere after this moment moves it again.
     const version = othersWriteVersion(app);
+    const now = app.clock.now();
     const hit = cache.get(key);
-    if (hit && hit.generation === generation && performance.now() - hit.at < SEARCH_COUNT_TTL_MS) {
+    if (hit && hit.generation === generation && now >= hit.at && now - hit.at < SEARCH_COUNT_TTL_MS) {
       if (hit.ids.length === 0 || (version !== null && version === hit.checkedVersion)) return hit.value;
       if (await coalescedCheck(hit, () => allListed(app, site, hit.ids))) {
         hit.checkedVersion = version;
         return hit.value;
       }
     }
-    const { value, ids } = await build();
+    const { value, ids, at = now } = await build();
     if (cache.size > 5000) cache.clear();
-    if (generation === tablesGeneration(app.db.writes, ['profiles', 'photos'])) cache.set(key, { value, ids, generation, checkedVersion: version, at: performance.now() });
+    if (generation === tablesGeneration(app.db.writes, ['profiles', 'photos'])) cache.set(key, { value, ids, generation, checkedVersion: version, at: Math.min(now, at) });
     return value;
   };
 }
@@ -288,8 +304,9 @@ const visitorBodies = sharedCache<SharedBody>();
 export async function visitorSearchBody(app: AppContext, site: Site, filters: SearchQuery): Promise<SharedBody> {
   const now = app.clock.now();
   return visitorBodies(app, site, sharedKey(site, filters, filters.page ?? 1, now), async () => {
-    const result = await searchProfiles(app, site, null, filters);
-    return { value: { json: JSON.stringify(result), encoded: {} }, ids: [...result.results, ...result.similar].map((c) => c.id) };
+    const { result, countAt } = await search(app, site, null, filters);
+    // Kept no longer than its count may be: SEARCH_COUNT_TTL_MS from when the count began.
+    return { value: { json: JSON.stringify(result), encoded: {} }, ids: [...result.results, ...result.similar].map((c) => c.id), at: countAt };
   });
 }
 
@@ -344,11 +361,18 @@ export function searchStatements(app: AppContext, site: Site, filters: SearchQue
 export async function searchProfiles(
   app: AppContext, site: Site, viewer: Pick<User, 'id'> | null, filters: SearchQuery, ownProfileId?: number | null,
 ): Promise<SearchResult> {
+  return (await search(app, site, viewer, filters, ownProfileId)).result;
+}
+
+/** searchProfiles, with the app-clock time its shared count began (the count's age bounds the answer's). */
+async function search(
+  app: AppContext, site: Site, viewer: Pick<User, 'id'> | null, filters: SearchQuery, ownProfileId?: number | null,
+): Promise<{ result: SearchResult; countAt: number }> {
   const db = app.db.db;
   const now = app.clock.now();
   const viewerProfileId = viewer === null ? null : ownProfileId !== undefined ? ownProfileId : await profileIdOf(db, viewer);
   const page = filters.page ?? 1;
-  const base = await baseCount(app, site, filters, now);
+  const { n: base, at: countAt } = await baseCount(app, site, filters, now);
   const excluded = await excludedMatches(app, site, viewerProfileId, filters, now);
   const numResults = base > SEARCH_COUNT_CAP ? base : Math.max(0, base - excluded.length);
   // Nobody this viewer must not see matches: their results are the shared ones. Otherwise their own.
@@ -375,7 +399,7 @@ export async function searchProfiles(
   const likedIds = viewerProfileId !== null && shown.length > 0
     ? (await db.selectFrom('likes').select('liked_profile_id').where('liker_profile_id', '=', viewerProfileId).where('liked_profile_id', 'in', shown).execute()).map((r) => r.liked_profile_id)
     : [];
-  return { pageNumber: page, results, numResults, similar, similarCount, likedIds };
+  return { result: { pageNumber: page, results, numResults, similar, similarCount, likedIds }, countAt };
 }
 
 /** The public fields of a profile, as a viewer sees them. */
