@@ -431,6 +431,31 @@ for (const dialect of DIALECTS) {
       expect((await db.selectFrom('users').select('credits').where('id', '=', uli.userId).executeTakeFirstOrThrow()).credits).toBe(90);
     });
 
+    // SQLite's checkpoints run on a worker thread (src/server/db/checkpointer.ts).
+    it.runIf(dialect === 'sqlite')('writes nothing while a checkpoint runs, then answers', async () => {
+      const t = fast.t;
+      const db = t.app.db.db;
+      const checkpoints = t.app.db.raw.checkpoints!;
+      const running = checkpoints.running;
+      const ada = await activeMember(t, 'Ada', { paid: true, credits: 100 });
+      const ben = await activeMember(t, 'Ben', { credits: 0 });
+      let release!: () => void;
+      const held = new Promise<void>((r) => { release = r; });
+      let holding = true;
+      checkpoints.running = () => (holding ? held : null);
+      try {
+        const answer = send(fast.server, { cookie: ada.cookie, body: { kind: 'text', client_id: 'client-ckpt-1', profile_id: ben.profileId, text: 'hi' } });
+        await new Promise((r) => setTimeout(r, 100));
+        expect(await db.selectFrom('messages').select('id').where('client_id', '=', 'client-ckpt-1').execute()).toEqual([]);
+        holding = false;
+        release();
+        expect((await answer).status).toBe(201);
+        expect(await db.selectFrom('messages').select('id').where('client_id', '=', 'client-ckpt-1').execute()).toHaveLength(1);
+      } finally {
+        checkpoints.running = running;
+      }
+    });
+
     it('charges exactly once and never below zero when one member sends in parallel', async () => {
       for (const x of [hono, fast]) {
         const t = x.t;

@@ -267,6 +267,10 @@ function batcher(app: AppContext, st: Statements) {
   const queue: Pending[] = [];
   let scheduled = false;
   const flush = async () => {
+    // While the checkpoint worker runs, the batch waits (and grows): with no commit in the meantime the
+    // checkpoint takes the whole WAL, and this batch's write starts it from the beginning again.
+    const checkpoint = app.db.raw.checkpoints?.running();
+    if (checkpoint) await checkpoint;
     scheduled = false;
     const batch = queue.splice(0, BATCH_MAX);
     if (queue.length > 0) schedule();

@@ -1,0 +1,69 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { BACKSTOP_FRAMES, CHECKPOINT_COMMITS, checkpointer } from '../../src/server/db/checkpointer';
+import { directSqliteOf, openDatabase } from '../../src/server/db/database';
+
+const until = async (done: () => boolean, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe('WAL checkpoints on a worker thread', () => {
+  it('checkpoints off the event loop, restarts the WAL, keeps every row, and stops with the handle', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'ckpt-')), 'test.db');
+    const db = openDatabase(`sqlite:${file}`);
+    const sqlite = db.raw.sqlite!;
+    const checkpoints = db.raw.checkpoints!;
+    const direct = directSqliteOf(db.db)!;
+    direct.prepare('create table t (id integer primary key, v blob)').run();
+    const insert = direct.prepare('insert into t (v) values (?)');
+    // Commits of a few pages each, counted by the handle (as every commit of the app is).
+    for (let k = 0; k < CHECKPOINT_COMMITS * 4; k++) insert.run(Buffer.alloc(6000, k));
+    await until(() => checkpoints.done() > 0 && checkpoints.running() === null);
+    // SQLite's own checkpoint on the app's connection is only a backstop now.
+    expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(BACKSTOP_FRAMES);
+    // Nothing was committed while the last checkpoint ran: the next commit starts the WAL again.
+    insert.run(Buffer.alloc(10));
+    const other = new SQLite(file);
+    try {
+      const [state] = other.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
+      expect(state.busy).toBe(0);
+      expect(state.log).toBeLessThan(10);
+      expect(other.prepare('select count(*) as n from t').get()).toEqual({ n: CHECKPOINT_COMMITS * 4 + 1 });
+    } finally {
+      other.close();
+    }
+    // A lone commit is checkpointed within 100 ms or so, with no more commits needed.
+    const before = checkpoints.done();
+    insert.run(Buffer.alloc(10));
+    await until(() => checkpoints.done() > before);
+    await db.db.destroy();
+    // Closed with the handle: no more checkpoints, and the file opens again with every row.
+    checkpoints.committed();
+    expect(checkpoints.running()).toBeNull();
+    const again = new SQLite(file);
+    expect(again.prepare('select count(*) as n from t').get()).toEqual({ n: CHECKPOINT_COMMITS * 4 + 2 });
+    again.close();
+  });
+
+  it('gives SQLite its own checkpoint back when the worker fails', async () => {
+    const pragmas: string[] = [];
+    const errors: unknown[] = [];
+    const handle = { pragma: (source: string) => void pragmas.push(source) };
+    const missing = path.join(mkdtempSync(path.join(tmpdir(), 'ckpt-')), 'missing.db');
+    const c = checkpointer(handle, missing, (err) => errors.push(err));
+    for (let k = 0; k < CHECKPOINT_COMMITS; k++) c.committed();
+    // A writer waiting for the checkpoint goes on once it failed.
+    await c.running();
+    await until(() => errors.length > 0);
+    expect(pragmas.at(-1)).toBe('wal_autocheckpoint = 1000');
+    expect(c.running()).toBeNull();
+    c.close();
+  });
+});
