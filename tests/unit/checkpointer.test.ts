@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { BACKSTOP_FRAMES, CHECKPOINT_COMMITS, checkpointer } from '../../src/server/db/checkpointer';
+import { BACKSTOP_FRAMES, CHECKPOINT_COMMITS, RESTART_FRAMES, checkpointer } from '../../src/server/db/checkpointer';
 import { directSqliteOf, openDatabase } from '../../src/server/db/database';
 
 const until = async (done: () => boolean, ms = 10_000) => {
@@ -25,7 +25,16 @@ describe('WAL checkpoints on a worker thread', () => {
     const insert = direct.prepare('insert into t (v) values (?)');
     // Commits of a few pages each, counted by the handle (as every commit of the app is).
     for (let k = 0; k < CHECKPOINT_COMMITS * 4; k++) insert.run(Buffer.alloc(6000, k));
-    await until(() => checkpoints.done() > 0 && checkpoints.running() === null);
+    // Until the worker is done: no new checkpoint for 300 ms (the 100 ms timer included).
+    let seen = -1;
+    let since = Date.now();
+    await until(() => {
+      if (checkpoints.done() !== seen) {
+        seen = checkpoints.done();
+        since = Date.now();
+      }
+      return seen > 0 && Date.now() - since > 300;
+    });
     // SQLite's own checkpoint on the app's connection is only a backstop now.
     expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(BACKSTOP_FRAMES);
     // Nothing was committed while the last checkpoint ran: the next commit starts the WAL again.
@@ -50,6 +59,36 @@ describe('WAL checkpoints on a worker thread', () => {
     const again = new SQLite(file);
     expect(again.prepare('select count(*) as n from t').get()).toEqual({ n: CHECKPOINT_COMMITS * 4 + 2 });
     again.close();
+  });
+
+  it('under steady commits, has writers wait for one checkpoint once the WAL is long, and the WAL starts again', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'ckpt-')), 'test.db');
+    const db = openDatabase(`sqlite:${file}`);
+    const checkpoints = db.raw.checkpoints!;
+    const direct = directSqliteOf(db.db)!;
+    direct.prepare('create table t (id integer primary key, v blob)').run();
+    const insert = direct.prepare('insert into t (v) values (?)');
+    const frames = (c: SQLite.Database) => (c.pragma('wal_checkpoint(PASSIVE)') as { log: number }[])[0].log;
+    const other = new SQLite(file);
+    try {
+      // Commits one after the other, never waiting (as Kysely's writers): the WAL grows past RESTART_FRAMES.
+      let commits = 0;
+      const end = Date.now() + 20_000;
+      while (!checkpoints.running()) {
+        if (Date.now() > end) throw new Error('no restart checkpoint');
+        insert.run(Buffer.alloc(40_000, commits++));
+        await new Promise((r) => setImmediate(r));
+      }
+      expect(commits * 10).toBeGreaterThanOrEqual(RESTART_FRAMES);
+      // A writer that waits for it (the chat send batch) finds the WAL taken whole: its commit starts it again.
+      await checkpoints.running();
+      insert.run(Buffer.alloc(10));
+      expect(frames(other)).toBeLessThan(5);
+      expect(other.prepare('select count(*) as n from t').get()).toEqual({ n: commits + 1 });
+    } finally {
+      other.close();
+      await db.db.destroy();
+    }
   });
 
   it('gives SQLite its own checkpoint back when the worker fails', async () => {

@@ -267,8 +267,8 @@ function batcher(app: AppContext, st: Statements) {
   const queue: Pending[] = [];
   let scheduled = false;
   const flush = async () => {
-    // While the checkpoint worker runs, the batch waits (and grows): with no commit in the meantime the
-    // checkpoint takes the whole WAL, and this batch's write starts it from the beginning again.
+    // While a checkpoint meant to restart the WAL runs, the batch waits (and grows): with no commit in
+    // the meantime the checkpoint takes the whole WAL, and this batch's write starts it from the beginning.
     const checkpoint = app.db.raw.checkpoints?.running();
     if (checkpoint) await checkpoint;
     scheduled = false;

@@ -10,14 +10,16 @@ const CHECKPOINT_DELAY_MS = 100;
  */
 export const BACKSTOP_FRAMES = 10_000;
 const DEFAULT_FRAMES = 1000;
+/** A WAL this long (frames since it last started from its beginning) gets a checkpoint that writers wait for. */
+export const RESTART_FRAMES = 4000;
 
 export interface Checkpointer {
   /** Counts one commit of the app's connection; starts a checkpoint once enough were made. */
   committed(): void;
   /**
-   * While a checkpoint runs, a promise that settles when it ended; else null. A writer that can
-   * wait (the chat send batch) waits, so that the checkpoint takes every frame and the next write
-   * starts the WAL from its beginning again.
+   * While a checkpoint meant to restart the WAL runs, a promise that settles when it ended; else
+   * null. A writer that can wait (the chat send batch) waits, so that the checkpoint takes every
+   * frame and the next write starts the WAL from its beginning again.
    */
   running(): Promise<void> | null;
   /** Checkpoints done so far (tests, benches). */
@@ -56,9 +58,12 @@ interface Handle {
  * file — 10–60 ms of a blocked event loop every few hundred chat sends (`bench:chat`). Here a
  * second connection on a worker thread does it (the same checkpoint, the same syncs: what is
  * durable stays so), after every `CHECKPOINT_COMMITS` commits or 100 ms after a commit.
- * A checkpoint can only restart the WAL from its beginning when no commit came in while it ran;
- * writers that wait for `running()` make sure of that. The app's connection keeps SQLite's own
- * checkpoint as a backstop at `BACKSTOP_FRAMES`, and goes back to the default should the worker fail.
+ * A checkpoint lets the next write start the WAL from its beginning again only when no commit came
+ * in while it ran. Under a steady stream of commits that is rare, so once a checkpoint finds
+ * `RESTART_FRAMES` frames or more, another one follows at once (it only has the frames written
+ * meanwhile to copy) and writers that can wait for `running()` wait for that one. The app's
+ * connection keeps SQLite's own checkpoint as a backstop at `BACKSTOP_FRAMES`, and goes back to the
+ * default should the worker fail.
  */
 export function checkpointer(sqlite: Handle, file: string, onError: (err: unknown) => void = () => undefined): Checkpointer {
   let worker: Worker | null = null;
@@ -66,7 +71,7 @@ export function checkpointer(sqlite: Handle, file: string, onError: (err: unknow
   let closed = false;
   let pending = 0;
   let timer: NodeJS.Timeout | null = null;
-  let current: { promise: Promise<void>; resolve: () => void } | null = null;
+  let current: { promise: Promise<void>; resolve: () => void; restart: boolean } | null = null;
   let again = false;
   let done = 0;
 
@@ -88,7 +93,7 @@ export function checkpointer(sqlite: Handle, file: string, onError: (err: unknow
     current = null;
     ending?.resolve();
   };
-  const start = () => {
+  const start = (restart = false) => {
     if (timer) clearTimeout(timer);
     timer = null;
     if (failed || closed) return;
@@ -97,6 +102,7 @@ export function checkpointer(sqlite: Handle, file: string, onError: (err: unknow
       return;
     }
     pending = 0;
+    again = false;
     if (!worker) {
       try {
         worker = new Worker(WORKER, { eval: true, workerData: { file, driver: createRequire(import.meta.url).resolve('better-sqlite3') } });
@@ -104,11 +110,13 @@ export function checkpointer(sqlite: Handle, file: string, onError: (err: unknow
         return fail(err);
       }
       worker.unref();
-      worker.on('message', (reply: { ok?: unknown; error?: string }) => {
+      worker.on('message', (reply: { ok?: { busy: number; log: number; checkpointed: number }; error?: string }) => {
+        const restarted = current?.restart;
         if (reply.error) onError(new Error(reply.error));
         else done++;
         finish();
-        if (again) {
+        if (!restarted && (reply.ok?.log ?? 0) >= RESTART_FRAMES) start(true);
+        else if (again) {
           again = false;
           start();
         }
@@ -123,7 +131,7 @@ export function checkpointer(sqlite: Handle, file: string, onError: (err: unknow
     const promise = new Promise<void>((r) => {
       resolve = r;
     });
-    current = { promise, resolve };
+    current = { promise, resolve, restart };
     worker.postMessage('checkpoint');
   };
 
@@ -137,7 +145,7 @@ export function checkpointer(sqlite: Handle, file: string, onError: (err: unknow
         timer.unref();
       }
     },
-    running: () => current?.promise ?? null,
+    running: () => (current?.restart ? current.promise : null),
     done: () => done,
     close() {
       if (closed) return;
