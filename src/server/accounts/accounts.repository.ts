@@ -39,17 +39,31 @@ export interface MemberExtras {
 export async function findSessionMember(db: Q, tokenHash: string, siteId: string, now: number): Promise<SessionMember | undefined> {
   const row = await sessionMember(db as Kysely<Database>, tokenHash, siteId, now);
   if (!row) return undefined;
-  const { s_expires, p_id, p_name, p_status, p_invisible, ph_filename, ph_thumb, ph_status, ...user } = row;
+  const { s_expires, p_id, p_name, p_status, p_invisible, ph_filename, ph_thumb, ph_status } = row;
+  // The user's columns, copied in the row's order: the same object as `{ s_expires, …, ...user } = row`
+  // made, at a fraction of the cost (the rest copy of 30 properties was a third of a lookup).
+  let keys = userKeysOf.get(db);
+  if (!keys) {
+    keys = Object.keys(row).filter((key) => !EXTRA_KEYS.has(key));
+    userKeysOf.set(db, keys);
+  }
+  const user: Record<string, unknown> = {};
+  for (const key of keys) user[key] = (row as Record<string, unknown>)[key];
   // Frozen: the same objects may serve several requests from the session cache.
   return {
     sessionExpiresAt: Number(s_expires),
-    user: Object.freeze(user) as User,
+    user: Object.freeze(user) as unknown as User,
     extras: {
       profile: p_id === null ? null : { id: p_id, name: p_name as string, status: p_status as 'active', invisible: p_invisible as number },
       photo: ph_filename === null ? null : { filename: ph_filename, thumb_filename: ph_thumb as string, status: ph_status as string },
     },
   };
 }
+
+/** The columns of a session row that are not the user's (see the query below). */
+const EXTRA_KEYS = new Set(['s_expires', 'p_id', 'p_name', 'p_status', 'p_invisible', 'ph_filename', 'ph_thumb', 'ph_status']);
+/** Per database: the user's columns in a session row, in order (the schema is migrated before the first query). */
+const userKeysOf = new WeakMap<object, string[]>();
 
 type SessionMemberRow = InferResult<ReturnType<typeof sessionMemberQuery>>[number];
 const sessionMember = hotQuery<[string, string, number], SessionMemberRow>(sessionMemberQuery, ['\u0000token', '\u0000site', -424242]);
