@@ -1,4 +1,5 @@
-import { mkdtempSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -89,6 +90,21 @@ describe('WAL checkpoints on a worker thread', () => {
       other.close();
       await db.db.destroy();
     }
+  });
+
+  it('never keeps the process alive: a script that checkpointed and never closed the handle ends', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ckpt-'));
+    const script = path.join(dir, 'script.mts');
+    writeFileSync(script, `
+      import { directSqliteOf, openDatabase } from ${JSON.stringify(path.resolve('src/server/db/database.ts'))};
+      const db = openDatabase(${JSON.stringify(`sqlite:${path.join(dir, 'test.db')}`)});
+      directSqliteOf(db.db)!.prepare('create table t (x)').run();
+      await new Promise((r) => setTimeout(r, 400));
+      console.log('checkpoints', db.raw.checkpoints!.done());
+    `);
+    const run = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 20_000 });
+    expect(run.stdout.trim()).toBe('checkpoints 1');
+    expect(run.status).toBe(0);
   });
 
   it('gives SQLite its own checkpoint back when the worker fails', async () => {

@@ -109,7 +109,6 @@ export function checkpointer(sqlite: Handle, file: string, onError: (err: unknow
       } catch (err) {
         return fail(err);
       }
-      worker.unref();
       worker.on('message', (reply: { ok?: { busy: number; log: number; checkpointed: number }; error?: string }) => {
         const restarted = current?.restart;
         if (reply.error) onError(new Error(reply.error));
@@ -125,6 +124,8 @@ export function checkpointer(sqlite: Handle, file: string, onError: (err: unknow
       worker.on('exit', () => {
         if (!closed) fail(new Error('checkpoint worker stopped'));
       });
+      // Never what keeps the process alive (after the listeners: attaching one may ref it again).
+      worker.unref();
       sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_FRAMES}`);
     }
     let resolve!: () => void;
