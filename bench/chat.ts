@@ -300,7 +300,7 @@ async function runServerSide() {
   // Less swayed by other processes than req/s: the server's CPU time (all its threads) per answered request.
   const cpuPer = (name: string, m: MaxReport) => (cpuUsed[name] * 1000) / (m.rps * MAX_SECONDS);
   console.log(`server CPU per request: app ${cpuPer('app', r.appMax).toFixed(0)} µs, bare ${cpuPer('bare', r.bareMax).toFixed(0)} µs (bare/app ${(cpuPer('bare', r.bareMax) / cpuPer('app', r.appMax)).toFixed(2)})`);
-  console.log(`full-speed deliveries: ${r.full.accepted} × 201, lost ${r.full.lost}, duplicates ${r.full.duplicates}, delivery p50 ${ms(r.full.latency.p50)} p99 ${ms(r.full.latency.p99)}`);
+  console.log(`full-speed deliveries: ${r.full.accepted} × 201 (failed: ${failed(r.full)}), lost ${r.full.lost}, duplicates ${r.full.duplicates}, delivery p50 ${ms(r.full.latency.p50)} p99 ${ms(r.full.latency.p99)}`);
   console.log(`total ${((performance.now() - started) / 1000).toFixed(1)} s`);
   // The aims (issue 14), last, each with whether this run met it.
   const heapPerStream = (connected.serverHeap - before.serverHeap) / CLIENTS / 1024;
