@@ -228,6 +228,9 @@ async function runServerSide() {
   /** Lag beyond the timer's own interval, in ms. */
   const lag = (ns: number) => Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS);
   const marks: Record<string, Mem> = {};
+  const cpuAt: Record<string, NodeJS.CpuUsage> = {};
+  /** Server CPU ms during the measured full-speed runs ('app', 'bare'). */
+  const cpuUsed: Record<string, number> = {};
   const worker = await startWorker({ appPort, barePort, members });
   let result: WorkerResult | undefined;
   let subscriptionsAfterClose = -1;
@@ -235,6 +238,13 @@ async function runServerSide() {
     if (msg.type === 'phase') {
       if (msg.label === 'paced-start') loopDelay.enable();
       if (msg.label === 'paced-end') loopDelay.disable();
+      // The server process's CPU time (every thread) over each measured full-speed run.
+      if (msg.label.endsWith('-max-start')) cpuAt[msg.label] = process.cpuUsage();
+      if (msg.label.endsWith('-max-end')) {
+        const name = msg.label.slice(0, -'-max-end'.length);
+        const used = process.cpuUsage(cpuAt[`${name}-max-start`]);
+        cpuUsed[name] = (used.user + used.system) / 1000;
+      }
       if (msg.label === 'closed') {
         // Wait for the server to notice every closed stream (onAbort → subscription closed).
         const deadline = performance.now() + 5000;
@@ -287,7 +297,10 @@ async function runServerSide() {
   console.log(line('kindred POST /api/messages.php', r.appMax));
   console.log(line('bare node:http POST, same bytes', r.bareMax));
   console.log(`ratio ${(r.appMax.rps / r.bareMax.rps).toFixed(2)}  (app/bare)`);
-  console.log(`full-speed deliveries: ${r.full.accepted} × 201, lost ${r.full.lost}, duplicates ${r.full.duplicates}, delivery p50 ${ms(r.full.latency.p50)} p99 ${ms(r.full.latency.p99)}`);
+  // Less swayed by other processes than req/s: the server's CPU time (all its threads) per answered request.
+  const cpuPer = (name: string, m: MaxReport) => (cpuUsed[name] * 1000) / (m.rps * MAX_SECONDS);
+  console.log(`server CPU per request: app ${cpuPer('app', r.appMax).toFixed(0)} µs, bare ${cpuPer('bare', r.bareMax).toFixed(0)} µs (bare/app ${(cpuPer('bare', r.bareMax) / cpuPer('app', r.appMax)).toFixed(2)})`);
+  console.log(`full-speed deliveries: ${r.full.accepted} × 201 (failed: ${failed(r.full)}), lost ${r.full.lost}, duplicates ${r.full.duplicates}, delivery p50 ${ms(r.full.latency.p50)} p99 ${ms(r.full.latency.p99)}`);
   console.log(`total ${((performance.now() - started) / 1000).toFixed(1)} s`);
   // The aims (issue 14), last, each with whether this run met it.
   const heapPerStream = (connected.serverHeap - before.serverHeap) / CLIENTS / 1024;
@@ -538,21 +551,23 @@ async function runLoadGenerator({ appPort, barePort, members }: WorkerInput) {
   // 3. Full speed: the app (streams still open), then the bare server, same client code.
   const failures = (t: Track) => Object.values(t.failed).reduce((a, b) => a + b, 0);
   /** 0.5 s warm-up, then MAX_SECONDS measured; returns the first measured sequence number too. */
-  const measure = async (target: number, t: Track): Promise<MaxReport & { from: number }> => {
+  const measure = async (target: number, t: Track, name: string): Promise<MaxReport & { from: number }> => {
     const sendOne = () => send(t, target);
     await fullSpeed(0.5, sendOne);
     const from = t.sent;
     const failedBefore = failures(t);
     const started = performance.now();
+    phase(`${name}-max-start`);
     await fullSpeed(MAX_SECONDS, sendOne);
+    phase(`${name}-max-end`);
     const seconds = (performance.now() - started) / 1000;
     const errors = failures(t) - failedBefore;
     return { rps: (t.sent - from - errors) / seconds, http: stats(t.http.slice(from).filter((n) => n !== undefined)), errors, from };
   };
-  const appMax = await measure(appPort, tracks.f);
+  const appMax = await measure(appPort, tracks.f, 'app');
   await sleep(DRAIN_MS);
   const full = report(tracks.f, 0, appMax.from);
-  const bareMax = await measure(barePort, track('x'));
+  const bareMax = await measure(barePort, track('x'), 'bare');
 
   // 4. Close everything; the server must release every subscription.
   closing = true;

@@ -2,7 +2,9 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type In
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { getRequestListener } from '@hono/node-server';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ABUSE_LIMITS } from '../../src/shared/constants';
 import { getT } from '../../src/shared/i18n';
 import { createApi } from '../../src/server/api/app';
 import { createCompression } from '../../src/server/api/compression';
@@ -95,6 +97,12 @@ async function twin(dialect: 'sqlite' | 'postgres', fast: boolean): Promise<Twin
   return self;
 }
 
+/** The member's message_minute count (rate_limits, the limiter's own row). */
+async function limitCount(t: TestApp, userId: number) {
+  const r = await sql<{ points: number }>`select points from rate_limits where key = ${`abuse_message_minute:${userId}`}`.execute(t.app.db.db);
+  return Number(r.rows[0]?.points ?? 0);
+}
+
 /** The one member with a push subscription. */
 const pushUser = (x: Twin) => x.pushUserId;
 
@@ -110,6 +118,8 @@ async function rows(t: TestApp) {
     credits: await db.selectFrom('users').select(['id', 'credits', 'paid_user']).orderBy('id').execute(),
     digests: await db.selectFrom('mail_digests').selectAll().orderBy('user_id').orderBy('type').execute(),
     jobs: await db.selectFrom('jobs').select(['name', 'payload', 'run_at']).orderBy('id').execute(),
+    // The abuse limits' counts (their expiry follows the wall clock, not the test clock).
+    limits: await sql<{ key: string; points: number }>`select key, points from rate_limits order by key`.execute(db).then((r) => r.rows),
   };
 }
 
@@ -281,34 +291,113 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    it('checks every rule again when it writes: a block made while the limiter counted refuses the send', async () => {
+    // SQLite's one connection: the send waits for the open transaction (PostgreSQL reads beside it).
+    it.runIf(dialect === 'sqlite')('checks the rules in the transaction that writes: a block committed while the send waited refuses it, counted once', async () => {
       const t = fast.t;
       const db = t.app.db.db;
       const sam = await activeMember(t, 'Sam', { paid: true, credits: 100 });
       const tia = await activeMember(t, 'Tia', { credits: 100 });
-      const consume = t.app.abuse.consume.bind(t.app.abuse);
+      let release!: () => void;
+      const held = new Promise<void>((r) => { release = r; });
+      let opened!: () => void;
+      const isOpen = new Promise<void>((r) => { opened = r; });
+      // Tia blocks Sam in a transaction that commits while Sam's send waits for the connection.
+      const blocking = db.transaction().execute(async (trx) => {
+        await trx.insertInto('blocks').values({ blocker_profile_id: tia.profileId, blocked_profile_id: sam.profileId, created_at: 0 }).execute();
+        opened();
+        await held;
+      });
+      await isOpen;
+      const handed = fast.handedOn;
+      const answer = send(fast.server, { cookie: sam.cookie, body: { kind: 'text', client_id: 'client-race-1', profile_id: tia.profileId, text: 'hi' } });
+      await new Promise((r) => setTimeout(r, 100));
+      release();
+      await blocking;
+      const r = await answer;
+      expect(r.status).toBe(403);
+      expect(JSON.parse(r.body.toString()).error).toBe('blocked_by');
+      // The fast path refused it in its transaction, counting nothing, and the route answered it.
+      expect(fast.handedOn).toBe(handed + 1);
+      expect(await limitCount(t, sam.userId)).toBe(1);
+      expect(await db.selectFrom('messages').select('id').where('client_id', '=', 'client-race-1').execute()).toEqual([]);
+      expect((await db.selectFrom('users').select('credits').where('id', '=', sam.userId).executeTakeFirstOrThrow()).credits).toBe(100);
+    });
+
+    it('with the limit counted by the limiter first (its counts elsewhere, as with Redis), a block made meanwhile still refuses the send', async () => {
+      const t = fast.t;
+      const db = t.app.db.db;
+      const sam = await activeMember(t, 'Sid', { paid: true, credits: 100 });
+      const tia = await activeMember(t, 'Tea', { credits: 100 });
+      const abuse = t.app.abuse;
       let counted = 0;
-      t.app.abuse.consume = async (name, key) => {
-        if (name === 'message_minute' && key === String(sam.userId)) {
-          counted++;
-          // Tia blocks Sam while Sam's send waits for the limiter (after its first check passed).
-          if (counted === 1) await db.insertInto('blocks').values({ blocker_profile_id: tia.profileId, blocked_profile_id: sam.profileId, created_at: 0 }).execute();
-        }
-        return consume(name, key);
+      t.app.abuse = {
+        // No in-transaction count: the fast path counts through the limiter before it writes.
+        async consume(name, key) {
+          if (name === 'message_minute' && key === String(sam.userId)) {
+            counted++;
+            // Tia blocks Sam while Sam's send waits for the limiter (after its first check passed).
+            if (counted === 1) await db.insertInto('blocks').values({ blocker_profile_id: tia.profileId, blocked_profile_id: sam.profileId, created_at: 0 }).execute();
+          }
+          return abuse.consume(name, key);
+        },
       };
       try {
         const handed = fast.handedOn;
-        const r = await send(fast.server, { cookie: sam.cookie, body: { kind: 'text', client_id: 'client-race-1', profile_id: tia.profileId, text: 'hi' } });
+        const r = await send(fast.server, { cookie: sam.cookie, body: { kind: 'text', client_id: 'client-race-2', profile_id: tia.profileId, text: 'hi' } });
         expect(r.status).toBe(403);
         expect(JSON.parse(r.body.toString()).error).toBe('blocked_by');
         // The fast path let it go to the route, which counted the limit again (stricter, never looser).
         expect(fast.handedOn).toBe(handed + 1);
         expect(counted).toBe(dialect === 'sqlite' ? 2 : 1);
-        expect(await db.selectFrom('messages').select('id').where('client_id', '=', 'client-race-1').execute()).toEqual([]);
+        expect(await db.selectFrom('messages').select('id').where('client_id', '=', 'client-race-2').execute()).toEqual([]);
         expect((await db.selectFrom('users').select('credits').where('id', '=', sam.userId).executeTakeFirstOrThrow()).credits).toBe(100);
+        // And a plain send still works that way.
+        const ok = await send(fast.server, { cookie: sam.cookie, body: { kind: 'text', client_id: 'client-race-3', profile_id: (await activeMember(t, 'Una', { credits: 0 })).profileId, text: 'hi' } });
+        expect(ok.status).toBe(201);
+        expect(counted).toBe(dialect === 'sqlite' ? 3 : 2);
       } finally {
-        t.app.abuse.consume = consume;
+        t.app.abuse = abuse;
       }
+    });
+
+    it('shares one message_minute counter with the Hono route, exactly as strict, in parallel too', async () => {
+      const t = fast.t;
+      const db = t.app.db.db;
+      const { points } = ABUSE_LIMITS.message_minute;
+      const wes = await activeMember(t, 'Wes', { paid: true, credits: 10_000 });
+      const xia = await activeMember(t, 'Xia', { credits: 0 });
+      const body = (id: string) => ({ kind: 'text', client_id: `client-shared-${id}`, profile_id: xia.profileId, text: `shared ${id}` });
+      // Alternately through the route alone and through the fast path: one count.
+      const handed = fast.handedOn;
+      for (let k = 0; k < points; k++) {
+        const r = k % 2 === 0
+          ? await t.request('/api/messages.php', { method: 'POST', headers: { 'content-type': 'application/json', cookie: wes.cookie }, body: JSON.stringify(body(String(k))) })
+          : await send(fast.server, { cookie: wes.cookie, body: body(String(k)) });
+        expect(r.status, `send ${k}`).toBe(201);
+      }
+      if (dialect === 'sqlite') expect(fast.handedOn).toBe(handed);
+      expect(await limitCount(t, wes.userId)).toBe(points);
+      // Past the limit, through either: the route's 429 (counted once by the route), nothing stored.
+      const over = await send(fast.server, { cookie: wes.cookie, body: body('over') });
+      expect(over.status).toBe(429);
+      expect(JSON.parse(over.body.toString()).error).toBe('rate_limited');
+      expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+      expect(await limitCount(t, wes.userId)).toBe(points + 1);
+      expect((await t.request('/api/messages.php', { method: 'POST', headers: { 'content-type': 'application/json', cookie: wes.cookie }, body: JSON.stringify(body('over-2')) })).status).toBe(429);
+      expect(await limitCount(t, wes.userId)).toBe(points + 2);
+      // A repeat is still answered, and not counted.
+      expect((await send(fast.server, { cookie: wes.cookie, body: body('1') })).status).toBe(201);
+      expect(await limitCount(t, wes.userId)).toBe(points + 2);
+      expect(await db.selectFrom('messages').select('id').where('sender_profile_id', '=', wes.profileId).execute()).toHaveLength(points);
+
+      // One member's parallel sends (most of them in one batch): exactly `points` stored, the rest the route's 429.
+      const yve = await activeMember(t, 'Yve', { paid: true, credits: 10_000 });
+      const answers = await Promise.all(Array.from({ length: points + 5 }, (_, k) =>
+        send(fast.server, { cookie: yve.cookie, body: { ...body(`p${k}`), client_id: `client-parallel-limit-${k}` } })));
+      expect(answers.map((a) => a.status).sort()).toEqual([...Array(points).fill(201), ...Array(5).fill(429)]);
+      expect(await db.selectFrom('messages').select('id').where('sender_profile_id', '=', yve.profileId).execute()).toHaveLength(points);
+      // (PostgreSQL's limiter store replaces the row when it blocks, so parallel counts past the limit may be lost there.)
+      if (dialect === 'sqlite') expect(await limitCount(t, yve.userId)).toBe(points + 5);
     });
 
     it('waits for an open Kysely transaction and writes nothing into it (its rollback keeps the message)', async () => {
@@ -340,6 +429,31 @@ for (const dialect of DIALECTS) {
       expect(await db.selectFrom('messages').select('id').where('client_id', '=', 'client-held-1').execute()).toHaveLength(1);
       expect((await db.selectFrom('users').select('credits').where('id', '=', vic.userId).executeTakeFirstOrThrow()).credits).toBe(100);
       expect((await db.selectFrom('users').select('credits').where('id', '=', uli.userId).executeTakeFirstOrThrow()).credits).toBe(90);
+    });
+
+    // SQLite's checkpoints run on a worker thread (src/server/db/checkpointer.ts).
+    it.runIf(dialect === 'sqlite')('writes nothing while a checkpoint runs, then answers', async () => {
+      const t = fast.t;
+      const db = t.app.db.db;
+      const checkpoints = t.app.db.raw.checkpoints!;
+      const running = checkpoints.running;
+      const ada = await activeMember(t, 'Ada', { paid: true, credits: 100 });
+      const ben = await activeMember(t, 'Ben', { credits: 0 });
+      let release!: () => void;
+      const held = new Promise<void>((r) => { release = r; });
+      let holding = true;
+      checkpoints.running = () => (holding ? held : null);
+      try {
+        const answer = send(fast.server, { cookie: ada.cookie, body: { kind: 'text', client_id: 'client-ckpt-1', profile_id: ben.profileId, text: 'hi' } });
+        await new Promise((r) => setTimeout(r, 100));
+        expect(await db.selectFrom('messages').select('id').where('client_id', '=', 'client-ckpt-1').execute()).toEqual([]);
+        holding = false;
+        release();
+        expect((await answer).status).toBe(201);
+        expect(await db.selectFrom('messages').select('id').where('client_id', '=', 'client-ckpt-1').execute()).toHaveLength(1);
+      } finally {
+        checkpoints.running = running;
+      }
     });
 
     it('charges exactly once and never below zero when one member sends in parallel', async () => {

@@ -39,16 +39,38 @@ export interface MemberExtras {
 export async function findSessionMember(db: Q, tokenHash: string, siteId: string, now: number): Promise<SessionMember | undefined> {
   const row = await sessionMember(db as Kysely<Database>, tokenHash, siteId, now);
   if (!row) return undefined;
-  const { s_expires, p_id, p_name, p_status, p_invisible, ph_filename, ph_thumb, ph_status, ...user } = row;
+  const { s_expires, p_id, p_name, p_status, p_invisible, ph_filename, ph_thumb, ph_status } = row;
+  // The user's columns, copied in the row's order: the same object as `{ s_expires, …, ...user } = row`
+  // made, at a fraction of the cost (the rest copy of 30 properties was a third of a lookup).
+  let copy = userCopierOf.get(db);
+  if (!copy) {
+    copy = userCopier(Object.keys(row).filter((key) => !EXTRA_KEYS.has(key)));
+    userCopierOf.set(db, copy);
+  }
+  const user = copy(row);
   // Frozen: the same objects may serve several requests from the session cache.
   return {
     sessionExpiresAt: Number(s_expires),
-    user: Object.freeze(user) as User,
+    user: Object.freeze(user) as unknown as User,
     extras: {
       profile: p_id === null ? null : { id: p_id, name: p_name as string, status: p_status as 'active', invisible: p_invisible as number },
       photo: ph_filename === null ? null : { filename: ph_filename, thumb_filename: ph_thumb as string, status: ph_status as string },
     },
   };
+}
+
+/** The columns of a session row that are not the user's (see the query below). */
+const EXTRA_KEYS = new Set(['s_expires', 'p_id', 'p_name', 'p_status', 'p_invisible', 'ph_filename', 'ph_thumb', 'ph_status']);
+/** Per database: the copier of the user's columns of a session row (the schema is migrated before the first query). */
+const userCopierOf = new WeakMap<object, (row: object) => object>();
+/**
+ * `row => ({ id: row.id, site_id: row.site_id, … })` for these column names (the database's own, quoted
+ * as JSON): an object literal with constant names, so the copy is a plain fast object. Copied with a
+ * loop of computed names, V8 turned each user object into a dictionary (1.4 KB more per cached session).
+ */
+function userCopier(keys: string[]): (row: object) => object {
+  const fields = keys.map((key) => `${JSON.stringify(key)}: row[${JSON.stringify(key)}]`).join(', ');
+  return new Function('row', `return { ${fields} };`) as (row: object) => object;
 }
 
 type SessionMemberRow = InferResult<ReturnType<typeof sessionMemberQuery>>[number];

@@ -1,3 +1,4 @@
+import type SQLite from 'better-sqlite3';
 import Redis from 'ioredis';
 import {
   type IRateLimiterStoreOptions, RateLimiterPostgres, RateLimiterRedis, type RateLimiterAbstract, RateLimiterSQLite,
@@ -14,6 +15,8 @@ export const IP_BLOCK_S = 60 * 60;
 export interface LimiterStore {
   create(options: { keyPrefix: string; points: number; duration: number }): Promise<RateLimiterAbstract>;
   close(): Promise<void>;
+  /** On SQLite: the connection whose `rate_limits` table holds every count (none with Redis or PostgreSQL). */
+  sqlite?: SQLite.Database;
 }
 
 /** Limiter storage shared by every process: Redis when configured, else the database itself. */
@@ -30,6 +33,7 @@ export function createLimiterStore(db: Db, redisUrl: string | null): LimiterStor
     };
   }
   return {
+    sqlite: db.dialect === 'sqlite' ? db.raw.sqlite : undefined,
     create(o) {
       const options: IRateLimiterStoreOptions = { ...o, blockDuration: o.duration, tableName: 'rate_limits', storeClient: null };
       return new Promise((resolve, reject) => {

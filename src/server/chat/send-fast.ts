@@ -17,20 +17,20 @@ import { toChatMessage } from './chat.repository';
  * caller then hands the request to the Hono route, which refuses it translated (the route runs
  * `sendMessage` from the start, so nothing here may have written or counted before a `null`).
  *
- * 1. `check`, outside any open transaction (so every row read is committed; while a Kysely
- *    transaction is open it waits for Kysely's connection lock): the member's own profile, a
- *    repeated client_id (answered from the stored message, as `sendMessage` does), then every
- *    rule. A refusal here is `null` before anything was counted.
- * 2. The message_minute abuse limit is counted (once, as `sendMessage` counts it).
- * 3. One `BEGIN IMMEDIATE` transaction, synchronous, holding SQLite's write lock, for every send
- *    that reached this step in the same turn of the event loop (one commit for all: a lone send's
- *    commit cost as much as all its statements), each send in its own savepoint: every rule is
- *    checked again (another request may have changed something during step 2), then the
- *    conversation, message, charge (guarded `credits + delta >= 0` update and ledger row, as
- *    `applyCredits`), both participant rows and both members' events are written. A refusal found
- *    only here (a race during step 2) rolls its savepoint back and is `null`: the route then counts
- *    the abuse limit a second time — stricter, never looser.
- * 4. After the commit, as `sendMessage`: the events are published, push and mail notices started.
+ * 1. One `BEGIN IMMEDIATE` transaction, synchronous, holding SQLite's write lock, for every send
+ *    that became ready in the same turn of the event loop (one commit for all: a lone send's commit
+ *    cost as much as all its statements), each send in its own savepoint: the member's own profile,
+ *    a repeated client_id (answered from the stored message, as `sendMessage` does), every rule, then
+ *    the message_minute abuse limit is counted — in this transaction, on the limiter's own row of
+ *    `rate_limits` with the library's own upsert (`AbuseLimits.inTransaction`), so the Hono route and
+ *    this path share one counter — then the conversation, message, charge (guarded
+ *    `credits + delta >= 0` update and ledger row, as `applyCredits`), both participant rows and both
+ *    members' events are written. A refusal, the limit included, rolls its savepoint back (nothing
+ *    counted) and is `null`: the route then counts the limit once and refuses, as it would alone.
+ * 2. After the commit, as `sendMessage`: the events are published, push and mail notices started.
+ *
+ * Where the limit's counts live elsewhere (`REDIS_URL`), the rules are checked first outside any
+ * transaction, the limit is counted through the limiter, then step 1 runs without counting it.
  */
 
 type Row<T> = T | undefined;
@@ -187,7 +187,7 @@ function creditsOf(st: Statements, userId: number): number {
 }
 
 /** Tables this path writes; the session cache and the search caches watch some of them (database.ts). */
-const WRITTEN = ['conversations', 'chat_participants', 'messages', 'users', 'credit_ledger', 'events'];
+const WRITTEN = ['conversations', 'chat_participants', 'messages', 'users', 'credit_ledger', 'events', 'rate_limits'];
 function noteWrites(watch: WriteWatch) {
   for (const table of WRITTEN) {
     watch.tables.set(table, (watch.tables.get(table) ?? 0) + 1);
@@ -198,10 +198,12 @@ function noteWrites(watch: WriteWatch) {
 interface Written { message: Message; credits: number; events: BusEvent[]; plan: Plan }
 type Outcome = Written | { repeat: Message; credits: number } | null;
 
-/** Step 3 for one send, inside the batch's transaction: the rules again, then every write; null when a rule now refuses. */
-function writeOne(st: Statements, app: AppContext, { site, user, input }: Pending): Outcome {
+/** Step 1 for one send, inside the batch's transaction: the rules, the limit, then every write; null when one refuses. */
+function writeOne(st: Statements, app: AppContext, { site, user, input, count }: Pending): Outcome {
   const checked = check(st, site, user, input);
   if (!checked || 'repeat' in checked) return checked;
+  // As sendMessage: a repeat is not counted; past the limit the route counts the request and answers 429.
+  if (count && !count(String(user.id))) return null;
   const { plan } = checked;
   const own = plan.own.id;
   const partner = plan.partner.id;
@@ -247,6 +249,8 @@ interface Pending {
   site: Site;
   user: User;
   input: SendMessageInput;
+  /** The message_minute limit counted in the batch's transaction; absent when it was counted before. */
+  count?: (key: string) => boolean;
   done: (outcome: Outcome) => void;
   failed: (err: unknown) => void;
 }
@@ -255,7 +259,7 @@ interface Pending {
 const BATCH_MAX = 64;
 
 /**
- * Step 3 for every send that became ready in the same turn of the event loop: one `BEGIN IMMEDIATE`
+ * Step 1 for every send that became ready in the same turn of the event loop: one `BEGIN IMMEDIATE`
  * transaction, each send inside its own savepoint (a refusal or error rolls back that send only),
  * one commit for all. Answers are given only after the commit (and, by the caller, after `durable()`).
  */
@@ -263,6 +267,10 @@ function batcher(app: AppContext, st: Statements) {
   const queue: Pending[] = [];
   let scheduled = false;
   const flush = async () => {
+    // While a checkpoint meant to restart the WAL runs, the batch waits (and grows): with no commit in
+    // the meantime the checkpoint takes the whole WAL, and this batch's write starts it from the beginning.
+    const checkpoint = app.db.raw.checkpoints?.running();
+    if (checkpoint) await checkpoint;
     scheduled = false;
     const batch = queue.splice(0, BATCH_MAX);
     if (queue.length > 0) schedule();
@@ -335,17 +343,21 @@ export async function sendMessageFast(app: AppContext, site: Site, user: User, i
     batchers.set(st, write);
   }
 
-  // Outside a transaction every row read is committed; while Kysely holds one open, wait for its end.
-  const checked = sqlite.inTransaction ? await app.db.db.connection().execute(async () => check(st, site, user, input)) : check(st, site, user, input);
-  if (!checked) return null;
-  if ('repeat' in checked) return { message: toChatMessage(checked.repeat), conversation_id: checked.repeat.conversation_id, credits: checked.credits };
-  try {
-    await app.abuse.consume('message_minute', String(user.id));
-  } catch {
-    // Over the limit (or the limiter failed): the route counts again and answers it.
-    return null;
+  const count = app.abuse.inTransaction?.('message_minute', sqlite);
+  if (!count) {
+    // The limit lives elsewhere (Redis): the rules first (outside a transaction every row read is
+    // committed; while Kysely holds one open, wait for its end), so a refusal counts nothing here.
+    const checked = sqlite.inTransaction ? await app.db.db.connection().execute(async () => check(st, site, user, input)) : check(st, site, user, input);
+    if (!checked) return null;
+    if ('repeat' in checked) return { message: toChatMessage(checked.repeat), conversation_id: checked.repeat.conversation_id, credits: checked.credits };
+    try {
+      await app.abuse.consume('message_minute', String(user.id));
+    } catch {
+      // Over the limit (or the limiter failed): the route counts again and answers it.
+      return null;
+    }
   }
-  const written = await write({ site, user, input });
+  const written = await write({ site, user, input, count });
   if (!written) return null;
   if (!('events' in written)) return { message: toChatMessage(written.repeat), conversation_id: written.repeat.conversation_id, credits: written.credits };
 

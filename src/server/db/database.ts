@@ -6,6 +6,7 @@ import {
   type OperationNode, type QueryResult, type RootOperationNode, type TableNode, SqliteDialect, type UnknownRow,
 } from 'kysely';
 import pg from 'pg';
+import { type Checkpointer, checkpointer } from './checkpointer';
 import { type GroupCommit, groupCommit } from './group-commit';
 import type { Database } from './schema';
 
@@ -16,7 +17,7 @@ export interface Db {
   /** PostgreSQL schema the tables live in, when not the default (tests use one per file). */
   schema?: string;
   /** The driver underneath, for libraries that need it (rate limiter stores). */
-  raw: { sqlite?: SQLite.Database; pool?: pg.Pool; commits?: GroupCommit };
+  raw: { sqlite?: SQLite.Database; pool?: pg.Pool; commits?: GroupCommit; checkpoints?: Checkpointer };
   /** Counts writes to the tables a session lookup reads (see `WATCHED_TABLES`): caches of them compare it. */
   writes: WriteWatch;
   /**
@@ -94,10 +95,16 @@ pg.types.setTypeParser(20, (value) => Number(value));
  * Kysely prepares a fresh statement for every query; preparing costs more than running a small
  * query, so statements are kept by their SQL text (queries are parameterised, so the set is small).
  */
-function withStatementCache(sqlite: SQLite.Database, onCommit: () => void, max = 500): SQLite.Database {
+function withStatementCache(sqlite: SQLite.Database, onCommit: () => void, onClose: () => void, max = 500): SQLite.Database {
   const cache = new Map<string, SQLite.Statement>();
   return new Proxy(sqlite, {
     get(target, prop, receiver) {
+      if (prop === 'close') {
+        return () => {
+          onClose();
+          return target.close();
+        };
+      }
       if (prop !== 'prepare') {
         const value = Reflect.get(target, prop, receiver);
         return typeof value === 'function' ? value.bind(target) : value;
@@ -165,12 +172,21 @@ export function openDatabase(url: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const commits = groupCommit(file === ':memory:' ? null : `${path.resolve(file)}-wal`);
-  const cached = withStatementCache(sqlite, commits.committed);
+  const synced = groupCommit(file === ':memory:' ? null : `${path.resolve(file)}-wal`);
+  // Checkpoints on a worker thread (src/server/db/checkpointer.ts), not inside a commit on the event loop.
+  const checkpoints = file === ':memory:' ? undefined : checkpointer(sqlite, path.resolve(file));
+  const commits: GroupCommit = {
+    ...synced,
+    committed() {
+      synced.committed();
+      checkpoints?.committed();
+    },
+  };
+  const cached = withStatementCache(sqlite, commits.committed, () => checkpoints?.close());
   const writes: WriteWatch = { generation: 0, tables: new Map() };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }), plugins: [writeWatchPlugin(writes)] });
   directSqlite.set(db, cached);
-  return { db, dialect: 'sqlite', raw: { sqlite, commits }, writes, durable: commits.durable };
+  return { db, dialect: 'sqlite', raw: { sqlite, commits, checkpoints }, writes, durable: commits.durable };
 }
 
 
