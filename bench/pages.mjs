@@ -8,6 +8,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { DURATION, loginDemoMember, machine, port, startServer, verdict } from './lib.mjs';
 
 // Pages cost milliseconds each: fewer connections than the API benches, or a busy machine times them out.
@@ -31,23 +32,7 @@ const session = await loginDemoMember(base);
 // coming and going, BUSY_WRITES a second). Between two views of one page by a real member (seconds
 // apart) a busy site always writes something; this bench asks for the same page thousands of times a
 // second, so it writes about once a millisecond — more often than a render takes — to keep that true.
-let writer = null;
-if (busy) {
-  const other = new Database(path.join(dir, 'kindred.db'));
-  other.pragma('busy_timeout = 1000');
-  other.pragma('synchronous = OFF'); // the writer's durability is not what is measured
-  const ids = other.prepare("select id from profiles where site_id != 'kindred' limit 500").pluck().all();
-  const touch = other.prepare('update profiles set last_active_at = ? where id = ?');
-  let n = 0;
-  // Timers fire at most about once a millisecond: each tick writes what has fallen due since the last.
-  const started = Date.now();
-  writer = setInterval(() => {
-    const due = Math.floor(((Date.now() - started) * BUSY_WRITES) / 1000);
-    while (n < due) touch.run(Date.now(), ids[n++ % ids.length]);
-  }, 1);
-  writer.count = () => n;
-  writer.close = () => other.close();
-}
+const writer = busy ? await startWriter(dir) : null;
 const HEADERS = { cookie: `${session}; lang=en`, 'accept-encoding': 'br, gzip', accept: 'text/html' };
 // The baseline is the static /terms a visitor gets from memory (a member's /terms is rendered, with their menu).
 const VISITOR = { cookie: 'lang=en', 'accept-encoding': 'br, gzip', accept: 'text/html' };
@@ -99,11 +84,7 @@ for (const pathname of PAGES) {
   rows.push({ ...row, baseline: (before.rps + after.rps) / 2 });
   before = after;
 }
-if (writer) {
-  console.log(`(the other process wrote ${writer.count()} rows)`);
-  clearInterval(writer);
-  writer.close();
-}
+if (writer) console.log(`(the other process wrote ${await writer.stop()} rows)`);
 app.kill();
 
 const termsRps = termsRuns.reduce((sum, r) => sum + r.rps, 0) / termsRuns.length;
@@ -116,6 +97,52 @@ for (const r of rows) {
   console.log(line(r, `ratio ${ratio.toFixed(3)} (/terms beside it ${r.baseline.toFixed(0)} req/s)${r.errors ? `  errors ${r.errors}` : ''}`));
 }
 return met;
+}
+
+/**
+ * The busy site's other process: BUSY_WRITES updates a second of profiles of another site, on the
+ * server's database (SQLite file in `dir`, or DATABASE_URL's PostgreSQL). Answers stop() → rows written.
+ */
+async function startWriter(dir) {
+  const pgUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : null;
+  let ids;
+  let touch;
+  let close;
+  if (pgUrl) {
+    const client = new pg.Client({ connectionString: pgUrl });
+    await client.connect();
+    await client.query('set synchronous_commit = off'); // the writer's durability is not what is measured
+    ids = (await client.query("select id from profiles where site_id != 'kindred' limit 500")).rows.map((r) => r.id);
+    touch = (at, id) => client.query('update profiles set last_active_at = $1 where id = $2', [at, id]);
+    close = () => client.end();
+  } else {
+    const other = new Database(path.join(dir, 'kindred.db'));
+    other.pragma('busy_timeout = 1000');
+    other.pragma('synchronous = OFF'); // the writer's durability is not what is measured
+    ids = other.prepare("select id from profiles where site_id != 'kindred' limit 500").pluck().all();
+    const statement = other.prepare('update profiles set last_active_at = ? where id = ?');
+    touch = async (at, id) => statement.run(at, id);
+    close = async () => other.close();
+  }
+  let n = 0;
+  let running = true;
+  // Timers fire at most about once a millisecond: each round writes what has fallen due since the last.
+  const started = Date.now();
+  const loop = (async () => {
+    while (running) {
+      const due = Math.floor(((Date.now() - started) * BUSY_WRITES) / 1000);
+      while (n < due) await touch(Date.now(), ids[n++ % ids.length]);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      await close();
+      return n;
+    },
+  };
 }
 
 const line = (r, ratio) =>
