@@ -125,7 +125,9 @@ export async function startServer(config: Config = readConfig(), overrides: Part
         const locals: App.Locals = { ctx, t: getT(ctx.locale), user, services: { app, accounts }, pageProblem };
         if (cacheable && pages) {
           // Read before anything of the view: a render that began at this version is exact while it stays.
-          const started = await pages.version();
+          // (Skipped where the stored render can only match by its inputs: the database changed while it
+          // rendered; what is rendered now is then kept by its inputs only, for at most PAGE_CACHE_MS.)
+          const started = pages.versionUseful(cacheKey) ? await pages.version() : null;
           if (pages.serve(cacheKey, res, { version: started })) return;
           // Something was written since: load what the page shows; the same inputs give the same page.
           const loader = memberPageLoader(url.split('?', 1)[0] ?? url);

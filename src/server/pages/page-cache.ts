@@ -54,6 +54,11 @@ export interface PageCache {
   /** The database's version now, before anything of a view is read (null: nothing can be trusted to stay). */
   version(): Promise<string | null>;
   /**
+   * False when the stored answer for `key` can only be matched by its inputs (the database changed while
+   * it rendered, as it does all the time on a busy site): reading the version would be a wasted query.
+   */
+  versionUseful(key: string): boolean;
+  /**
    * Sends the stored answer when it is still exact: rendered at database version `check.version` (nothing
    * written since), or from inputs with digest `check.digest`. False when the page must be rendered.
    */
@@ -124,6 +129,10 @@ export function createPageCache(db: Db, clock: { now(): number }, maxAgeMs: numb
       return [siteId, h.host ?? '', secure ? 's' : '', locale, country ?? '', url, h.cookie ?? '', h['accept-encoding'] ?? '', h['accept-language'] ?? ''].join('\n');
     },
     version,
+    versionUseful(key) {
+      const entry = entries.get(key);
+      return entry === undefined || entry.version !== null;
+    },
     serve(key, res, check) {
       const entry = entries.get(key);
       if (!entry) return false;
