@@ -36,6 +36,12 @@ export interface AbuseLimits {
   inTransaction?(name: AbuseLimitName, sqlite: SQLite.Database): ((key: string) => boolean) | undefined;
 }
 
+/** No option that `sqliteConsumer` does not replay: in-memory blocks, block-on-consumed, even spreading, an insurance limiter. */
+function plain(limiter: RateLimiterAbstract): boolean {
+  const l = limiter as unknown as Record<string, unknown>;
+  return !l.execEvenly && !l.inMemoryBlockOnConsumed && !l.blockOnConsumed && !l.insuranceLimiter;
+}
+
 /**
  * rate-limiter-flexible's `RateLimiterSQLite.consume(key)` (1 point) as one synchronous step inside the
  * caller's open transaction: the library's own upsert on its own table and key (`keyPrefix:key`), so a
@@ -45,12 +51,6 @@ export interface AbuseLimits {
  * library's `_afterConsume` / `_block` do. Answers whether the request is within the limit.
  * tests/api/limits.test.ts runs it and the library side by side and compares every row and answer.
  */
-/** No option that `sqliteConsumer` does not replay: in-memory blocks, block-on-consumed, even spreading, an insurance limiter. */
-function plain(limiter: RateLimiterAbstract): boolean {
-  const l = limiter as unknown as Record<string, unknown>;
-  return !l.execEvenly && !l.inMemoryBlockOnConsumed && !l.blockOnConsumed && !l.insuranceLimiter;
-}
-
 function sqliteConsumer(limiter: RateLimiterAbstract, sqlite: SQLite.Database): (key: string) => boolean {
   const table = (limiter as unknown as { tableName: string }).tableName;
   const upsert = sqlite.prepare<[string, number, number | null, number, number], { points: number; expire: number | null }>(

@@ -27,12 +27,10 @@ export interface MemberPageData {
   value: unknown;
 }
 
-export type MemberPageRoute = 'members' | 'members-id' | 'chats' | 'likes' | 'profile';
-
 type Loader = (locals: App.Locals, url: URL) => Promise<unknown>;
 
 /** Members search: its first page of results for the filters in the address. */
-export async function loadMembersPage(locals: App.Locals, url: URL) {
+async function loadMembersPage(locals: App.Locals, url: URL) {
   const { ctx, user, services } = locals;
   const params = Object.fromEntries([...url.searchParams].filter(([, value]) => value !== ''));
   const query = Object.fromEntries(Object.entries(params).filter(([k]) => !(TRACKING_PARAMS as readonly string[]).includes(k)));
@@ -43,7 +41,7 @@ export async function loadMembersPage(locals: App.Locals, url: URL) {
 }
 
 /** The member's own profile, interests and photos for the editor at /profile. */
-export async function loadOwnProfile(locals: App.Locals) {
+async function loadOwnProfile(locals: App.Locals) {
   const { user, services } = locals;
   if (!user) throw new Error('loadOwnProfile needs a member');
   const db = services.app.db.db;
@@ -53,28 +51,35 @@ export async function loadOwnProfile(locals: App.Locals) {
   return { profile, interests, photos };
 }
 
-const LOADERS: [RegExp, MemberPageRoute, Loader][] = [
-  [/^\/members$/, 'members', loadMembersPage],
-  [/^\/members\/(\d{1,12})$/, 'members-id', (locals, url) => loadProfileScreen(locals, url.pathname.slice('/members/'.length))],
-  [/^\/chats$/, 'chats', (locals) => loadChatScreen(locals, null)],
-  [/^\/likes(?:\/(?:received|given|matches))?$/, 'likes', (locals) => loadLikesScreen(locals)],
-  [/^\/profile$/, 'profile', (locals) => loadOwnProfile(locals)],
-];
+/**
+ * Each member page's loader and the paths it answers: the one table both the node entry
+ * (`memberPageLoader`) and the pages themselves (`pageData`) read, so both always load the same.
+ */
+const LOADERS = {
+  members: { path: /^\/members$/, load: loadMembersPage },
+  'members-id': { path: /^\/members\/\d{1,12}$/, load: (locals: App.Locals, url: URL) => loadProfileScreen(locals, url.pathname.split('/')[2]) },
+  chats: { path: /^\/chats$/, load: (locals: App.Locals) => loadChatScreen(locals, null) },
+  likes: { path: /^\/likes(?:\/(?:received|given|matches))?$/, load: (locals: App.Locals) => loadLikesScreen(locals) },
+  profile: { path: /^\/profile$/, load: (locals: App.Locals) => loadOwnProfile(locals) },
+} satisfies Record<string, { path: RegExp; load: Loader }>;
+
+export type MemberPageRoute = keyof typeof LOADERS;
+type Loaded<R extends MemberPageRoute> = Awaited<ReturnType<(typeof LOADERS)[R]['load']>>;
 
 /** The loader of a member page at `pathname`, or null when the page reads its data while rendering. */
 export function memberPageLoader(pathname: string): { route: MemberPageRoute; load: Loader } | null {
-  for (const [pattern, route, load] of LOADERS) if (pattern.test(pathname)) return { route, load };
+  for (const [route, { path, load }] of Object.entries(LOADERS)) if (path.test(pathname)) return { route: route as MemberPageRoute, load };
   return null;
 }
 
 /**
- * The value the entry loaded for this route, or the page's own load. Pages call this instead of their
- * loader, so a page rendered by the entry and a page rendered alone read the same thing.
+ * The value the entry loaded for this route, or the page's own load through the same loader. Pages call
+ * this instead of a loader, so a page rendered by the entry and a page rendered alone read the same thing.
  */
-export async function pageData<T>(locals: App.Locals, route: MemberPageRoute, load: () => Promise<T>): Promise<T> {
+export async function pageData<R extends MemberPageRoute>(locals: App.Locals, route: R, url: URL): Promise<Loaded<R>> {
   const given = locals.pageData;
-  if (given && given.route === route) return given.value as T;
-  return load();
+  if (given && given.route === route) return given.value as Loaded<R>;
+  return (await LOADERS[route].load(locals, url)) as Loaded<R>;
 }
 
 /** Fingerprint of everything a member page renders from besides the request and static inputs. */
