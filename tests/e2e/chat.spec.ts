@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { expect, hydrated, skipEntryWarning, test, tr, tv } from './fixtures';
+import { expect, gotoHydrates, hydrated, skipEntryWarning, test, tr, tv } from './fixtures';
 import { linkFromMail } from './mail-server';
 
 const PASSWORD = 'a long passphrase 42';
@@ -38,7 +38,8 @@ async function login(page: Page, member: { email: string; password: string }) {
 
 async function memberPage(browser: Browser, baseURL: string | undefined, isMobile: boolean) {
   const context = await browser.newContext({ baseURL, ...(isMobile ? { viewport: { width: 412, height: 839 }, isMobile: true, hasTouch: true } : {}) });
-  return context.newPage();
+  // Like the fixture's page: goto waits for the islands, so a click never races hydration.
+  return gotoHydrates(await context.newPage());
 }
 
 /** Waits until the page's live connection listens, so no event can slip past before it. */

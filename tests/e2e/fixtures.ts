@@ -42,16 +42,21 @@ export async function hydrated(page: Page) {
   await page.waitForFunction(() => document.readyState !== 'loading' && !document.querySelector('astro-island[ssr], [data-island][data-ssr]'), undefined, { timeout: 10_000 });
 }
 
-/** Like Playwright's test, but page.goto also waits for the islands, so typing never races hydration. */
+/** Makes `page.goto` also wait for the islands, so typing never races hydration; answers the page. */
+export function gotoHydrates(page: Page): Page {
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    const response = await goto(url, options);
+    await hydrated(page);
+    return response;
+  };
+  return page;
+}
+
+/** Like Playwright's test, but page.goto also waits for the islands (gotoHydrates). */
 export const test = base.extend({
   page: async ({ page }, use) => {
-    const goto = page.goto.bind(page);
-    page.goto = async (url, options) => {
-      const response = await goto(url, options);
-      await hydrated(page);
-      return response;
-    };
-    await use(page);
+    await use(gotoHydrates(page));
   },
 });
 export { expect };

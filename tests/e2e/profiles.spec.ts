@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { SEARCH_PAGE_SIZE } from '../../src/shared/profiles.contract';
-import { expect, hydrated, onHost, skipEntryWarning, test, tr, tv } from './fixtures';
+import { expect, gotoHydrates, hydrated, onHost, skipEntryWarning, test, tr, tv } from './fixtures';
 import { linkFromMail } from './mail-server';
 import { makeStaff, staffLogin } from './staff';
 
@@ -263,13 +263,11 @@ test('member pages are sent again from the page cache only while nothing changed
 
 test('with permission, the browser position fills country, region and city', async ({ browser, baseURL, request }) => {
   const context = await browser.newContext({ baseURL, geolocation: { latitude: 52.09, longitude: 5.12 }, permissions: ['geolocation'] });
-  const page = await context.newPage();
+  const page = gotoHydrates(await context.newPage());
   await skipEntryWarning(page);
   const me = await createMember(request, `Locator${Date.now() % 100000}`, 'male', '1979-09-09');
   await login(page, me.email);
   await page.goto('/profile');
-  // A page of its own context: its goto does not wait for the islands (the fixture's does).
-  await hydrated(page);
   await page.getByRole('button', { name: t('myprofile.use_location') }).click();
   // Position, permission and the server lookup take a few seconds on a loaded CI machine.
   await expect(page.getByRole('combobox', { name: t('signup.label_region') })).toHaveValue('utrecht', { timeout: 15_000 });
