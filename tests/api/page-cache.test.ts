@@ -12,6 +12,10 @@ import { createTestApp, DIALECTS, openSecondHandle, type TestApp } from '../help
 const MAX_AGE = 60_000;
 
 describe.each(DIALECTS)('member page cache (%s)', (dialect) => {
+  // PostgreSQL's signal is the cluster's WAL position: any other database or test file writing at that
+  // moment moves it, and a view that would have been sent again is rendered (never the other way). The
+  // tests that expect a view to be sent again by its version may therefore meet a busy cluster: retried.
+  const versionHitRetries = dialect === 'postgres' ? 3 : 0;
   let t: TestApp;
   let cache: PageCache;
   let server: Server;
@@ -96,7 +100,7 @@ describe.each(DIALECTS)('member page cache (%s)', (dialect) => {
     return { status: res.status, text, how: res.headers.get('x-page-cache') };
   };
 
-  it('sends a repeated view again without rendering while nothing changed', async () => {
+  it('sends a repeated view again without rendering while nothing changed', { retry: versionHitRetries }, async () => {
     const ann = await activeMember(t, 'Ann');
     const first = await get('/members', ann.cookie);
     const second = await get('/members', ann.cookie);
@@ -120,7 +124,7 @@ describe.each(DIALECTS)('member page cache (%s)', (dialect) => {
     expect(renders).toBe(4);
   });
 
-  it('renders again once the page is as old as PAGE_CACHE_MS, and when the clock went back', async () => {
+  it('renders again once the page is as old as PAGE_CACHE_MS, and when the clock went back', { retry: versionHitRetries }, async () => {
     const ann = await activeMember(t, 'Ann');
     await get('/members', ann.cookie);
     t.clock.advance(MAX_AGE - 1);
@@ -199,7 +203,7 @@ describe.each(DIALECTS)('member page cache (%s)', (dialect) => {
     expect(cache.size).toBe(0);
   });
 
-  it('keeps at most its number of entries, dropping the least recently used first', async () => {
+  it('keeps at most its number of entries, dropping the least recently used first', { retry: versionHitRetries }, async () => {
     const ann = await activeMember(t, 'Ann');
     const small = createPageCache(t.app.db, t.clock, MAX_AGE, 2) as PageCache;
     cache = small;
@@ -216,7 +220,7 @@ describe.each(DIALECTS)('member page cache (%s)', (dialect) => {
     expect(renders).toBe(1);
   });
 
-  it('keys pages by session, URL and request: another member never gets a page rendered for someone else', async () => {
+  it('keys pages by session, URL and request: another member never gets a page rendered for someone else', { retry: versionHitRetries }, async () => {
     const ann = await activeMember(t, 'Ann');
     const bob = await activeMember(t, 'Bob');
     await get('/members', ann.cookie);
