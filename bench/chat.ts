@@ -132,9 +132,9 @@ async function runServerSide() {
   let openSubscriptions = 0;
   let published = 0;
   const bus: EventBus = {
-    publish(events) {
+    publish(events, options) {
       published += events.length;
-      return inner.publish(events);
+      return inner.publish(events, options);
     },
     invalidate: (message) => inner.invalidate(message),
     onInvalidate: (listener) => inner.onInvalidate(listener),
@@ -231,6 +231,8 @@ async function runServerSide() {
   const cpuAt: Record<string, NodeJS.CpuUsage> = {};
   /** Server CPU ms during the measured full-speed runs ('app', 'bare'). */
   const cpuUsed: Record<string, number> = {};
+  const eluAt: Record<string, ReturnType<typeof performance.eventLoopUtilization>> = {};
+  const eluOf: Record<string, number> = {};
   const worker = await startWorker({ appPort, barePort, members });
   let result: WorkerResult | undefined;
   let subscriptionsAfterClose = -1;
@@ -239,11 +241,15 @@ async function runServerSide() {
       if (msg.label === 'paced-start') loopDelay.enable();
       if (msg.label === 'paced-end') loopDelay.disable();
       // The server process's CPU time (every thread) over each measured full-speed run.
-      if (msg.label.endsWith('-max-start')) cpuAt[msg.label] = process.cpuUsage();
+      if (msg.label.endsWith('-max-start')) {
+        cpuAt[msg.label] = process.cpuUsage();
+        eluAt[msg.label] = performance.eventLoopUtilization();
+      }
       if (msg.label.endsWith('-max-end')) {
         const name = msg.label.slice(0, -'-max-end'.length);
         const used = process.cpuUsage(cpuAt[`${name}-max-start`]);
         cpuUsed[name] = (used.user + used.system) / 1000;
+        eluOf[name] = performance.eventLoopUtilization(eluAt[`${name}-max-start`]).utilization;
       }
       if (msg.label === 'closed') {
         // Wait for the server to notice every closed stream (onAbort → subscription closed).
@@ -279,6 +285,7 @@ async function runServerSide() {
   // Report.
   const r = result;
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+  const pct = (x: number | undefined) => (x === undefined ? '?' : `${(x * 100).toFixed(0)}%`);
   const ms = (n: number) => `${n.toFixed(1)} ms`;
   const { before, connected, closed } = r.mem;
   const failed = (d: DeliveryReport) => Object.entries(d.failed).map(([k, n]) => `${k}×${n}`).join(' ') || 'none';
@@ -299,7 +306,7 @@ async function runServerSide() {
   console.log(`ratio ${(r.appMax.rps / r.bareMax.rps).toFixed(2)}  (app/bare)`);
   // Less swayed by other processes than req/s: the server's CPU time (all its threads) per answered request.
   const cpuPer = (name: string, m: MaxReport) => (cpuUsed[name] * 1000) / (m.rps * MAX_SECONDS);
-  console.log(`server CPU per request: app ${cpuPer('app', r.appMax).toFixed(0)} µs, bare ${cpuPer('bare', r.bareMax).toFixed(0)} µs (bare/app ${(cpuPer('bare', r.bareMax) / cpuPer('app', r.appMax)).toFixed(2)})`);
+  console.log(`server CPU per request: app ${cpuPer('app', r.appMax).toFixed(0)} µs, bare ${cpuPer('bare', r.bareMax).toFixed(0)} µs (bare/app ${(cpuPer('bare', r.bareMax) / cpuPer('app', r.appMax)).toFixed(2)}); server event loop busy: app ${pct(eluOf.app)}, bare ${pct(eluOf.bare)}`);
   console.log(`full-speed deliveries: ${r.full.accepted} × 201 (failed: ${failed(r.full)}), lost ${r.full.lost}, duplicates ${r.full.duplicates}, delivery p50 ${ms(r.full.latency.p50)} p99 ${ms(r.full.latency.p99)}`);
   console.log(`total ${((performance.now() - started) / 1000).toFixed(1)} s`);
   // The aims (issue 14), last, each with whether this run met it.

@@ -73,9 +73,9 @@ async function twin(dialect: 'sqlite' | 'postgres', fast: boolean): Promise<Twin
   const pushed: unknown[] = [];
   t.app.push.notify = (userId, type, build) => void pushed.push({ userId, type, payload: build(getT('en')) });
   const publish = t.app.bus.publish.bind(t.app.bus);
-  t.app.bus.publish = (events) => {
+  t.app.bus.publish = (events, options) => {
     published.push(...events);
-    return publish(events);
+    return publish(events, options);
   };
   const api = getRequestListener(createApi(t.app).fetch);
   const compress = createCompression();

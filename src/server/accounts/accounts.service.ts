@@ -281,9 +281,9 @@ export async function memberForSession(deps: AccountsDeps, site: Site, token: st
   const now = clock.now();
   const cached = sessions.get(hash, site.id, now);
   if (cached) return cached;
-  const generation = sessions.generation();
+  const ticket = sessions.ticket();
   const member = await repo.findSessionMember(db.db, hash, site.id, now);
-  if (member) sessions.store(hash, site.id, member, generation);
+  if (member) sessions.store(hash, site.id, member, ticket);
   return member;
 }
 

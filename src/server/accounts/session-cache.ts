@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { WriteWatch } from '../db/database';
-import type { EventBus } from '../events/bus';
+import type { EventBus, Invalidation } from '../events/bus';
 import type { MemberExtras } from './accounts.repository';
 import type { User } from '../db/schema';
 
@@ -12,6 +13,12 @@ export interface SessionMember {
   badges?: { unread_messages: number; new_likes: number };
   /** GET /api/user.php's JSON body for this member, once built. */
   answer?: string;
+}
+
+/** Taken when a lookup starts; `store` keeps its result only if neither number moved meanwhile. */
+export interface LookupTicket {
+  generation: number;
+  changes: number;
 }
 
 interface Entry {
@@ -32,10 +39,18 @@ interface Entry {
  * the member changed over the event bus (logout, password change/reset, deletion, activation, mail
  * change, every realtime event and every write request the member made — sent after the commit),
  * and (4) the session has not expired. Unknown tokens are never cached.
+ *
+ * A write that knows exactly what it changed for which members (the fast chat send: the sender's
+ * credits, both sides' unread badge) may `patch` their entries instead, synchronously right after its
+ * commit; it then leaves the write watch's generation alone, so every other member's entry stays.
  */
 export class SessionCache {
   private readonly entries = new Map<string, Entry>();
   private readonly keysByUser = new Map<number, Set<string>>();
+  /** Names this cache in invalidations that carry `keep` (members it patched itself). */
+  readonly id = randomUUID();
+  /** Moves on every drop and patch: a lookup in flight meanwhile may have read what they replaced. */
+  private changes = 0;
 
   constructor(
     private readonly writes: WriteWatch,
@@ -46,9 +61,9 @@ export class SessionCache {
     if (ttlMs > 0) bus.onInvalidate((message) => this.drop(message));
   }
 
-  /** The generation to pass to `store` for a lookup that starts now. */
-  generation() {
-    return this.writes.generation;
+  /** What to pass to `store` for a lookup that starts now. */
+  ticket(): LookupTicket {
+    return { generation: this.writes.generation, changes: this.changes };
   }
 
   get(tokenHash: string, siteId: string, now: number): SessionMember | undefined {
@@ -64,8 +79,9 @@ export class SessionCache {
   }
 
   /** Keeps a lookup's result, unless something was written since it started. */
-  store(tokenHash: string, siteId: string, member: SessionMember, generation: number) {
-    if (this.ttlMs <= 0 || generation !== this.writes.generation) return;
+  store(tokenHash: string, siteId: string, member: SessionMember, ticket: LookupTicket) {
+    const { generation } = ticket;
+    if (this.ttlMs <= 0 || generation !== this.writes.generation || ticket.changes !== this.changes) return;
     if (this.entries.size >= this.maxEntries) this.clear();
     const key = `${siteId}\u0000${tokenHash}`;
     this.entries.set(key, { member, generation, storedAt: performance.now() });
@@ -78,14 +94,30 @@ export class SessionCache {
    * Forgets members (or single sessions by token hash) here at once and in every other process
    * through the bus. Call it after the change committed.
    */
-  invalidate(message: { users?: number[]; tokens?: string[] }) {
+  invalidate(message: Invalidation) {
     if (this.ttlMs <= 0) return Promise.resolve();
     this.drop(message);
     return this.bus.invalidate(message);
   }
 
-  private drop(message: { users?: number[]; tokens?: string[] }) {
+  /**
+   * Replaces what is cached of one member with `update(member)` (a new object: requests holding the
+   * old one keep it), for a write that committed this very moment and knows its effect exactly.
+   * Other processes learn of the change through the bus as usual (they drop their copies).
+   */
+  patch(userId: number, update: (member: SessionMember) => SessionMember) {
+    this.changes++;
+    for (const key of this.keysByUser.get(userId) ?? []) {
+      const entry = this.entries.get(key);
+      if (entry) this.entries.set(key, { ...entry, member: update(entry.member) });
+    }
+  }
+
+  private drop(message: Invalidation) {
+    this.changes++;
+    const kept = message.keep?.origin === this.id ? message.keep.users : [];
     for (const userId of message.users ?? []) {
+      if (kept.includes(userId)) continue;
       for (const key of this.keysByUser.get(userId) ?? []) this.entries.delete(key);
       this.keysByUser.delete(userId);
     }
@@ -109,3 +141,4 @@ export class SessionCache {
     this.keysByUser.clear();
   }
 }
+

@@ -80,8 +80,9 @@ export function answerSend(
       const sent = await sendMessageFast(app, site, user, input);
       if (!sent) return null;
       committed = true;
-      // As session.ts after every member's write, then app.ts: the answer leaves once it is on disk.
-      await app.sessions.invalidate({ users: [user.id] });
+      // session.ts invalidates a member's cached session after each write: here the send patched it in
+      // this process, and its publish made every other process drop it. As app.ts: the answer leaves
+      // once it is on disk.
       await app.db.durable();
       return JSON.stringify(sent);
     })().then(

@@ -3,7 +3,7 @@ import type { SendMessageInput, SendMessageResponse } from '../../shared/chat.co
 import { GIFTS } from '../../shared/gifts';
 import type { Site } from '../../shared/site.schema';
 import type { AppContext } from '../app-context';
-import { WATCHED_TABLES, type WriteWatch } from '../db/database';
+import type { WriteWatch } from '../db/database';
 import type { Message, User } from '../db/schema';
 import type { BusEvent } from '../events/bus';
 import { announceByMail } from '../notifications/notifications.service';
@@ -57,14 +57,15 @@ interface Statements {
   credits: SQLite.Statement<[number], { credits: number }>;
   insertConversation: SQLite.Statement<[string, number, number, number, number]>;
   insertParticipants: SQLite.Statement<[number, number, number, number, number, number, number, number]>;
-  insertMessage: SQLite.Statement<[number, number, string, string | null, string | null, number, string, number], Message>;
+  insertFreshParticipants: SQLite.Statement<[number, number, number, number, number, number, number, number, number, number]>;
+  insertMessage: SQLite.Statement<[number, number, string, string | null, string | null, number, string, number]>;
   ledgerDone: SQLite.Statement<[number, string], { id: number }>;
-  charge: SQLite.Statement<[number, number, number], { credits: number }>;
+  charge: SQLite.Statement<[number, number, number]>;
   ledger: SQLite.Statement<[number, number, string, string, number, number]>;
   touchOwnSide: SQLite.Statement<[number, number, number, number]>;
   touchPartnerSide: SQLite.Statement<[number, number, number, number]>;
   unread: SQLite.Statement<[number], { n: number }>;
-  insertEvent: SQLite.Statement<[number, string, string, number], { id: number }>;
+  insertEvent: SQLite.Statement<[number, string, string, number]>;
   pushSubscribed: SQLite.Statement<[number], { x: number }>;
   openTab: SQLite.Statement<[number, number], { x: number }>;
 }
@@ -99,17 +100,20 @@ function statementsOf(sqlite: SQLite.Database): Statements {
     insertParticipants: p(`insert into chat_participants
       (conversation_id, profile_id, partner_profile_id, last_message_at, hidden, unread_count, cleared_message_id, last_message_id)
       values (?, ?, ?, ?, 0, 0, 0, 0), (?, ?, ?, ?, 1, 0, 0, 0) on conflict (profile_id, conversation_id) do nothing`),
+    insertFreshParticipants: p(`insert into chat_participants
+      (conversation_id, profile_id, partner_profile_id, last_message_at, hidden, unread_count, cleared_message_id, last_message_id)
+      values (?, ?, ?, ?, 0, 0, 0, ?), (?, ?, ?, ?, 0, 1, 0, ?)`),
     insertMessage: p(`insert into messages (conversation_id, sender_profile_id, kind, body, gift, image, credits, client_id, created_at)
-      values (?, ?, ?, ?, ?, null, ?, ?, ?) returning *`),
+      values (?, ?, ?, ?, ?, null, ?, ?, ?)`),
     ledgerDone: p('select id from credit_ledger where user_id = ? and idempotency_key = ?'),
-    charge: p('update users set credits = credits + ? where id = ? and credits + ? >= 0 returning credits'),
+    charge: p('update users set credits = credits + ? where id = ? and credits + ? >= 0'),
     ledger: p('insert into credit_ledger (user_id, delta, reason, idempotency_key, balance_after, created_at) values (?, ?, ?, ?, ?, ?)'),
     touchOwnSide: p(`update chat_participants set hidden = 0, last_message_id = ?, last_message_at = ?, unread_count = unread_count
       where conversation_id = ? and profile_id = ?`),
     touchPartnerSide: p(`update chat_participants set hidden = 0, last_message_id = ?, last_message_at = ?, unread_count = unread_count + 1
       where conversation_id = ? and profile_id = ?`),
     unread: p('select coalesce(sum(unread_count), 0) as n from chat_participants where profile_id = ? and hidden = 0'),
-    insertEvent: p('insert into events (user_id, type, data, created_at) values (?, ?, ?, ?) returning id'),
+    insertEvent: p('insert into events (user_id, type, data, created_at) values (?, ?, ?, ?)'),
     pushSubscribed: p('select 1 as x from push_subscriptions where user_id = ? limit 1'),
     openTab: p('select 1 as x from member_presence where user_id = ? and seen_at >= ? limit 1'),
   };
@@ -186,16 +190,20 @@ function creditsOf(st: Statements, userId: number): number {
   return (st.credits.get(userId) as Row<{ credits: number }>)?.credits ?? 0;
 }
 
-/** Tables this path writes; the session cache and the search caches watch some of them (database.ts). */
+/**
+ * Tables this path writes, counted for the caches that watch tables (database.ts). The session cache's
+ * generation is left alone: what a send changes of a session (the sender's credits, both sides'
+ * unread badge) is patched into the cached sessions of those two members instead (`patchSessions`).
+ */
 const WRITTEN = ['conversations', 'chat_participants', 'messages', 'users', 'credit_ledger', 'events', 'rate_limits'];
 function noteWrites(watch: WriteWatch) {
-  for (const table of WRITTEN) {
-    watch.tables.set(table, (watch.tables.get(table) ?? 0) + 1);
-    if (WATCHED_TABLES.has(table)) watch.generation++;
-  }
+  for (const table of WRITTEN) watch.tables.set(table, (watch.tables.get(table) ?? 0) + 1);
 }
 
-interface Written { message: Message; credits: number; events: BusEvent[]; plan: Plan }
+/** Each member's unread badge after the send: the sender first, then the partner's member (when a member). */
+type Unread = { userId: number; unread: number }[];
+
+interface Written { message: Message; credits: number; events: BusEvent[]; plan: Plan; unread: Unread }
 type Outcome = Written | { repeat: Message; credits: number } | null;
 
 /** Step 1 for one send, inside the batch's transaction: the rules, the limit, then every write; null when one refuses. */
@@ -209,40 +217,74 @@ function writeOne(st: Statements, app: AppContext, { site, user, input, count }:
   const partner = plan.partner.id;
   const now = app.clock.now();
   let conversationId = plan.conversationId;
+  /** A conversation made by this send: its participant rows are written once the message exists, as they end up. */
+  let fresh = false;
   if (conversationId === null) {
     // chat.repository.ts createConversation: a pair has one conversation; the partner sees it once a message arrives.
     const [low, high] = own < partner ? [own, partner] : [partner, own];
-    st.insertConversation.run(site.id, low, high, own, now);
-    const conversation = st.pair.get(low, high);
-    if (!conversation) throw new Error('conversation vanished');
-    conversationId = conversation.id;
-    st.insertParticipants.run(conversationId, own, partner, now, conversationId, partner, own, now);
+    const created = st.insertConversation.run(site.id, low, high, own, now);
+    if (created.changes === 1) {
+      conversationId = Number(created.lastInsertRowid);
+      fresh = true;
+    } else {
+      const conversation = st.pair.get(low, high);
+      if (!conversation) throw new Error('conversation vanished');
+      conversationId = conversation.id;
+      st.insertParticipants.run(conversationId, own, partner, now, conversationId, partner, own, now);
+    }
   }
-  const message = st.insertMessage.get(conversationId, own, input.kind, plan.body, plan.gift, plan.price, input.client_id, now)!;
+  // RETURNING costs SQLite a temporary table per statement: the row is built from what was inserted.
+  const inserted = st.insertMessage.run(conversationId, own, input.kind, plan.body, plan.gift, plan.price, input.client_id, now);
+  const message: Message = {
+    id: Number(inserted.lastInsertRowid), conversation_id: conversationId, sender_profile_id: own, kind: input.kind, body: plan.body, gift: plan.gift,
+    image: null, credits: plan.price, client_id: input.client_id, created_at: now, operator_user_id: null,
+  };
   let balance: number | null = null;
   if (plan.price > 0) {
     // ledger.ts applyCredits: once per key, and only while the balance stays ≥ 0.
     const key = `message:${message.id}`;
     if (!st.ledgerDone.get(user.id, key)) {
-      const updated = st.charge.get(-plan.price, user.id, -plan.price);
-      if (!updated) return null;
+      if (st.charge.run(-plan.price, user.id, -plan.price).changes !== 1) return null;
+      const updated = { credits: creditsOf(st, user.id) };
       st.ledger.run(user.id, -plan.price, plan.reason, key, updated.credits, now);
       balance = updated.credits;
     }
   }
-  // Both sides' rows, the lower profile id first (as sendMessage).
-  for (const side of [own, partner].sort((a, b) => a - b)) {
-    (side === own ? st.touchOwnSide : st.touchPartnerSide).run(message.id, now, conversationId, side);
+  if (fresh) {
+    // The rows createConversation inserts, as the updates below leave them (one statement instead of three).
+    st.insertFreshParticipants.run(conversationId, own, partner, now, message.id, conversationId, partner, own, now, message.id);
+  } else {
+    // Both sides' rows, the lower profile id first (as sendMessage).
+    for (const side of [own, partner].sort((a, b) => a - b)) {
+      (side === own ? st.touchOwnSide : st.touchPartnerSide).run(message.id, now, conversationId, side);
+    }
   }
   const chatMessage = toChatMessage(message);
   const entries = [{ userId: user.id, profileId: own }];
   if (plan.partner.user_id !== null) entries.push({ userId: plan.partner.user_id, profileId: partner });
   // events.service.ts recordEvents: the same payloads, in the same order.
-  const events: BusEvent[] = entries.map(({ userId, profileId }) => {
-    const data = JSON.stringify({ type: 'message', message: chatMessage, unread_messages: Number(st.unread.get(profileId)!.n) });
-    return { userId, id: st.insertEvent.get(userId, 'message', data, now)!.id, type: 'message', data };
+  const unread: Unread = entries.map(({ userId, profileId }) => ({ userId, unread: Number(st.unread.get(profileId)!.n) }));
+  const events: BusEvent[] = unread.map(({ userId, unread: n }) => {
+    const data = JSON.stringify({ type: 'message', message: chatMessage, unread_messages: n });
+    return { userId, id: Number(st.insertEvent.run(userId, 'message', data, now).lastInsertRowid), type: 'message', data };
   });
-  return { message, credits: balance ?? creditsOf(st, user.id), events, plan };
+  return { message, credits: balance ?? creditsOf(st, user.id), events, plan, unread };
+}
+
+/**
+ * Right after the commit, before anything else runs: the cached sessions of both members as the send
+ * left them (the sender's credits; each side's unread badge, when it was loaded; GET user.php's answer
+ * rebuilt on next use). Nothing else of a session is written by a send.
+ */
+function patchSessions(app: AppContext, { credits, unread }: Written) {
+  unread.forEach(({ userId, unread: n }, k) => {
+    app.sessions.patch(userId, (member) => ({
+      ...member,
+      user: k === 0 ? Object.freeze({ ...member.user, credits }) : member.user,
+      badges: member.badges && { ...member.badges, unread_messages: n },
+      answer: undefined,
+    }));
+  });
 }
 
 interface Pending {
@@ -300,6 +342,7 @@ function batcher(app: AppContext, st: Statements) {
           st.commit.run();
           committed = true;
           app.db.raw.commits?.committed();
+          for (const outcome of outcomes) if (outcome && 'events' in outcome) patchSessions(app, outcome);
         } finally {
           if (!committed && app.db.raw.sqlite?.inTransaction) st.rollback.run();
           noteWrites(app.db.writes);
@@ -361,8 +404,9 @@ export async function sendMessageFast(app: AppContext, site: Site, user: User, i
   if (!written) return null;
   if (!('events' in written)) return { message: toChatMessage(written.repeat), conversation_id: written.repeat.conversation_id, credits: written.credits };
 
-  const { message, credits, events, plan } = written;
-  await app.bus.publish(events);
+  const { message, credits, events, plan, unread } = written;
+  // Other processes drop both members' cached sessions; this one patched them after the commit.
+  await app.bus.publish(events, { keep: { origin: app.sessions.id, users: unread.map((u) => u.userId) } });
   const partnerUserId = plan.partner.user_id;
   if (partnerUserId !== null) {
     const notice = plan.conversationId === null ? 'new_conversations' : 'new_messages';
