@@ -4,6 +4,8 @@ declare namespace App {
     ctx: import('./server/context/request-context').RequestContext;
     t: import('i18next').TFunction;
     user: import('./shared/user.contract').SessionUser | null;
+    /** The session's own User row (from the session cache) when the node entry looked it up; loaders read it instead of the database. */
+    sessionRow?: import('./server/db/schema').User;
     services: { app: import('./server/app-context').AppContext; accounts: import('./server/accounts/accounts.service').AccountsDeps };
     /** Why the request is bad input (a path that does not decode …); src/pages/request-error.astro shows it. */
     pageProblem?: import('./server/pages/request-guard').PageRequestProblem;

@@ -122,7 +122,7 @@ export async function startServer(config: Config = readConfig(), overrides: Part
         // A member whose exact page is cached gets it again; the session was looked up (and is still valid)
         // first. Not during the time bonus: its countdown is set from the server clock of the render.
         const cacheable = cacheKey !== null && user !== null && !inTimeBonusWindow(user, app.clock.now());
-        const locals: App.Locals = { ctx, t: getT(ctx.locale), user, services: { app, accounts }, pageProblem };
+        const locals: App.Locals = { ctx, t: getT(ctx.locale), user, sessionRow: member?.user, services: { app, accounts }, pageProblem };
         if (cacheable && pages) {
           // Read before anything of the view: a render that began at this version is exact while it stays.
           // (Skipped where the stored render can only match by its inputs: the database changed while it

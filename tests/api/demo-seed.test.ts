@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ageOn } from '../../src/shared/accounts.contract';
 import { avatarSvg, GREY_HAIR, OLDER_AGE } from '../../src/server/db/demo-avatars';
-import { seedDemoData } from '../../src/server/db/seed';
+import { refreshPlannerStatistics, seedDemoData } from '../../src/server/db/seed';
 import { profileForViewer } from '../../src/server/profiles/profiles.service';
 import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
 
@@ -22,6 +23,17 @@ for (const dialect of DIALECTS) {
       const photos = await db.selectFrom('photos').select(['profile_id', 'filename', 'status', 'is_main']).execute();
       return { profiles, photos };
     };
+
+    it.runIf(dialect === 'postgres')('gives the planner statistics of this schema\'s tables after seeding (and of no other schema)', async () => {
+      await refreshPlannerStatistics(t.app);
+      const { rows } = await sql<{ relname: string; analyzed: boolean }>`select relname, (last_analyze is not null) as analyzed from pg_stat_user_tables
+        where schemaname = current_schema() and relname in ('profiles', 'likes', 'photos')`.execute(t.app.db.db);
+      expect(rows.map((r) => [r.relname, r.analyzed]).sort()).toEqual([['likes', true], ['photos', true], ['profiles', true]]);
+      // The planner now counts the seeded active profiles instead of guessing one.
+      const { rows: plan } = await sql<{ 'QUERY PLAN': string }>`explain select id from profiles where site_id = ${t.app.sites.defaultSite.id} and status = 'active'`.execute(t.app.db.db);
+      const estimate = Number(/rows=(\d+)/.exec(plan[0]['QUERY PLAN'])?.[1]);
+      expect(estimate).toBeGreaterThan(50);
+    });
 
     it('draws each avatar from the member\'s gender, age and hair colour', async () => {
       const { profiles, photos } = await load();

@@ -157,6 +157,28 @@ for (const dialect of DIALECTS) {
       expect((await (await t.request('/api/like.php', post(bob.cookie, { profile_id: cat.profileId }))).json()).match).toBe(true);
     });
 
+    it('a profile view shows the viewer\'s own block and like of that member, refuses whom they blocked, and clears only that member\'s new like', async () => {
+      const dee = await member(t, 'Dee', { paid: true });
+      const eli = await member(t, 'Eli', { gender: 'male', paid: true });
+      const fay = await member(t, 'Fay', { paid: true });
+      const view = async (cookie: string, id: number) => {
+        const res = await t.request(`/api/member.php?id=${id}`, as(cookie));
+        return { status: res.status, profile: (await res.json()).profile as { liked: boolean; blockedByMe: boolean } | undefined };
+      };
+      const newLikes = async () => (await (await t.request('/api/user.php', as(dee.cookie))).json()).user.new_likes as number;
+      const isNew = async (liker: number) => (await t.app.db.db.selectFrom('likes').select('is_new').where('liker_profile_id', '=', liker).where('liked_profile_id', '=', dee.profileId).executeTakeFirstOrThrow()).is_new;
+      for (const m of [eli, fay]) expect((await t.request('/api/like.php', post(m.cookie, { profile_id: dee.profileId }))).status).toBe(200);
+      expect(await newLikes()).toBe(2);
+      expect(await view(dee.cookie, eli.profileId)).toMatchObject({ status: 200, profile: { liked: false, blockedByMe: false } });
+      expect([await isNew(eli.profileId), await isNew(fay.profileId)]).toEqual([0, 1]);
+      expect(await newLikes()).toBe(1);
+      expect((await t.request('/api/like.php', post(dee.cookie, { profile_id: eli.profileId }))).status).toBe(200);
+      expect((await t.request('/api/block.php', post(dee.cookie, { profile_id: fay.profileId }))).status).toBe(200);
+      expect(await view(dee.cookie, eli.profileId)).toMatchObject({ status: 200, profile: { liked: true, blockedByMe: false } });
+      expect(await view(dee.cookie, fay.profileId)).toMatchObject({ status: 200, profile: { liked: false, blockedByMe: true } });
+      expect((await view(fay.cookie, dee.profileId)).status).toBe(403);
+    });
+
     it('refuses bad like bodies and logged-out likes, changing nothing', async () => {
       const before = await t.app.db.db.selectFrom('likes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       await fc.assert(fc.asyncProperty(fc.anything(), async (body) => {

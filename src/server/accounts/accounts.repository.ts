@@ -3,6 +3,7 @@ import { hotQuery } from '../db/database';
 import type { Database, TokenKind, User } from '../db/schema';
 import { hashToken, randomToken } from './tokens';
 import type { SessionMember } from './session-cache';
+import { rememberOwnProfile } from '../profiles/own-profile';
 
 type Q = Kysely<Database> | Transaction<Database>;
 
@@ -47,11 +48,12 @@ export async function findSessionMember(db: Q, tokenHash: string, siteId: string
     copy = userCopier(Object.keys(row).filter((key) => !EXTRA_KEYS.has(key)));
     userCopierOf.set(db, copy);
   }
-  const user = copy(row);
   // Frozen: the same objects may serve several requests from the session cache.
+  const user = Object.freeze(copy(row)) as unknown as User;
+  if (p_id !== null) rememberOwnProfile(user, p_id);
   return {
     sessionExpiresAt: Number(s_expires),
-    user: Object.freeze(user) as unknown as User,
+    user,
     extras: {
       profile: p_id === null ? null : { id: p_id, name: p_name as string, status: p_status as 'active', invisible: p_invisible as number },
       photo: ph_filename === null ? null : { filename: ph_filename, thumb_filename: ph_thumb as string, status: ph_status as string },

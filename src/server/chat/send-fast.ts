@@ -8,6 +8,7 @@ import type { Message, User } from '../db/schema';
 import type { BusEvent } from '../events/bus';
 import { announceByMail } from '../notifications/notifications.service';
 import { PRESENCE_STALE_MS } from '../notifications/presence';
+import { rememberOwnProfile } from '../profiles/own-profile';
 import { toChatMessage } from './chat.repository';
 
 /**
@@ -278,12 +279,11 @@ function writeOne(st: Statements, app: AppContext, { site, user, input, count }:
  */
 function patchSessions(app: AppContext, { credits, unread }: Written) {
   unread.forEach(({ userId, unread: n }, k) => {
-    app.sessions.patch(userId, (member) => ({
-      ...member,
-      user: k === 0 ? Object.freeze({ ...member.user, credits }) : member.user,
-      badges: member.badges && { ...member.badges, unread_messages: n },
-      answer: undefined,
-    }));
+    app.sessions.patch(userId, (member) => {
+      const user = k === 0 ? Object.freeze({ ...member.user, credits }) : member.user;
+      if (member.extras.profile) rememberOwnProfile(user, member.extras.profile.id);
+      return { ...member, user, badges: member.badges && { ...member.badges, unread_messages: n }, answer: undefined };
+    });
   });
 }
 

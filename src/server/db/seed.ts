@@ -13,6 +13,7 @@ import {
   BODY_TYPES, EYE_COLORS, HAIR_COLORS, INTERESTS, RELATIONSHIP_STATUSES, TATTOO_OPTIONS,
 } from '../../shared/profile-options';
 import type { Site } from '../../shared/site.schema';
+import { sql } from 'kysely';
 import type { AppContext } from '../app-context';
 import type { NewProfile } from './schema';
 import { hashPassword } from '../accounts/password';
@@ -215,6 +216,19 @@ export async function seedDemoMembers(app: AppContext): Promise<void> {
   }
 }
 
+/**
+ * After a bulk load on PostgreSQL: table statistics, so the planner knows the tables' sizes at once.
+ * Without them (autovacuum analyzes a minute or more later) it took 1,006 active profiles for one and
+ * answered a member's likes by probing the likes index once per profile (1.4 ms instead of 0.04 ms).
+ * SQLite plans without statistics, as every test and bench measured it, and is left so.
+ */
+export async function refreshPlannerStatistics(app: AppContext) {
+  if (app.db.dialect !== 'postgres') return;
+  // This schema's tables only (a bare ANALYZE would walk every schema of the database).
+  const { rows } = await sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema()`.execute(app.db.db);
+  if (rows.length) await sql.raw(`analyze ${rows.map((r) => `"${r.name.replaceAll('"', '""')}"`).join(', ')}`).execute(app.db.db);
+}
+
 /** Seeds on first start, when there are no profiles yet. */
 export async function seedIfEmpty(app: AppContext): Promise<number> {
   const row = await app.db.db.selectFrom('profiles').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -223,6 +237,7 @@ export async function seedIfEmpty(app: AppContext): Promise<number> {
   const created = await seedDemoData(app, app.config.seedProfiles);
   // The demo logins' password is in the README: a production deployment never gets them.
   if (!app.config.production) await seedDemoMembers(app);
+  await refreshPlannerStatistics(app);
   app.logger.info({ profiles: created, ms: Date.now() - started }, 'seeded demo data');
   return created;
 }

@@ -1,8 +1,8 @@
 import type { ChatsResponse, ConversationView, LikesResponse } from '../../shared/chat.contract';
-import { findUserById } from '../accounts/accounts.repository';
 import { listChats, openConversation } from '../chat/chat.service';
 import { listLikes } from '../likes/likes.service';
 import { RuleError } from '../rule-error';
+import { memberRow } from './member-row';
 
 
 export type ChatScreen =
@@ -14,8 +14,8 @@ export type ChatScreen =
  * conversation (opening it reads it). Rule refusals come back as a status and translated message.
  */
 export async function loadChatScreen(locals: App.Locals, target: { conversation: number } | { profile_id: number } | null): Promise<ChatScreen> {
-  const { ctx, user, services, t } = locals;
-  const row = user ? await findUserById(services.app.db.db, user.id) : undefined;
+  const { ctx, services, t } = locals;
+  const row = await memberRow(locals);
   if (!row) throw new Error('loadChatScreen needs a member');
   if (!target) return { status: 200, chats: await listChats(services.app, ctx.site, row), conversation: null };
   try {
@@ -31,8 +31,8 @@ export async function loadChatScreen(locals: App.Locals, target: { conversation:
 
 /** The member's likes for the likes pages. */
 export async function loadLikesScreen(locals: App.Locals): Promise<LikesResponse> {
-  const { ctx, user, services } = locals;
-  const row = user ? await findUserById(services.app.db.db, user.id) : undefined;
+  const { ctx, services } = locals;
+  const row = await memberRow(locals);
   if (!row) throw new Error('loadLikesScreen needs a member');
   return listLikes(services.app, ctx.site, row);
 }

@@ -1,12 +1,12 @@
-import { findUserById } from '../accounts/accounts.repository';
+import { memberRow } from './member-row';
 import { profileForViewer, ProfileRuleError, type ProfileView } from '../profiles/profiles.service';
 
 /** What the profile screen shows this viewer: the profile, or the name of the member who blocked them. */
 export async function loadProfileScreen(locals: App.Locals, rawId: string | undefined): Promise<{ profile: ProfileView | null; blockedBy: string | null }> {
   const id = Number(rawId);
   if (!Number.isSafeInteger(id) || id < 1) return { profile: null, blockedBy: null };
-  const { ctx, user, services } = locals;
-  const viewer = user ? ((await findUserById(services.app.db.db, user.id)) ?? null) : null;
+  const { ctx, services } = locals;
+  const viewer = (await memberRow(locals)) ?? null;
   try {
     return { profile: await profileForViewer(services.app, ctx.site, id, viewer), blockedBy: null };
   } catch (err) {

@@ -14,6 +14,7 @@ import { RuleError } from '../rule-error';
 import { newLikesTotal } from '../chat/chat.repository';
 import { recordEvents } from '../events/events.service';
 import type { Database, Profile, User } from '../db/schema';
+import { knownOwnProfile } from './own-profile';
 
 const DAY = 86_400_000;
 
@@ -30,6 +31,8 @@ export function birthDateForAge(now: number, years: number): string {
 /** The viewer's own profile id, or null for visitors. */
 export async function profileIdOf(db: Kysely<Database>, user: Pick<User, 'id'> | null): Promise<number | null> {
   if (!user) return null;
+  const known = knownOwnProfile(user);
+  if (known !== undefined) return known;
   const row = await db.selectFrom('profiles').select('id').where('user_id', '=', user.id).executeTakeFirst();
   return row?.id ?? null;
 }
@@ -430,10 +433,10 @@ export async function profileForViewer(app: AppContext, site: Site, profileId: n
   const profile = await db.selectFrom('profiles').selectAll().where('id', '=', profileId).where('site_id', '=', site.id).executeTakeFirst();
   const own = profile !== undefined && profile.id === viewerProfileId;
   if (!profile || (!own && (profile.status !== 'active' || profile.invisible === 1))) return null;
-  if (viewerProfileId !== null && !own) {
-    const blocked = await db.selectFrom('blocks').select('created_at').where('blocker_profile_id', '=', profile.id).where('blocked_profile_id', '=', viewerProfileId).executeTakeFirst();
-    if (blocked) throw new ProfileRuleError('blocked', 'profile.blocked', 403, { name: profile.name });
-  }
+  // Between viewer and profile, in one query: blocks both ways, the viewer's like, and whether the
+  // profile's like of the viewer is still marked new.
+  const between = viewerProfileId !== null && !own ? await relationsBetween(db, viewerProfileId, profile.id) : null;
+  if (between?.blocked_me) throw new ProfileRuleError('blocked', 'profile.blocked', 403, { name: profile.name });
   const interests = await db.selectFrom('profile_interests').select('interest').where('profile_id', '=', profile.id).orderBy('interest').execute();
   let photos = await db.selectFrom('photos').select(['id', 'filename', 'thumb_filename', 'status', 'is_main']).where('profile_id', '=', profile.id).orderBy('is_main', 'desc').orderBy('id').execute();
   if (!own) photos = photos.filter((p) => p.status === 'active');
@@ -442,14 +445,11 @@ export async function profileForViewer(app: AppContext, site: Site, profileId: n
     hiddenPhotos = photos.length - LIMITED_PHOTOS;
     photos = photos.slice(0, LIMITED_PHOTOS);
   }
-  const blockedByMe = viewerProfileId !== null && !own
-    ? Boolean(await db.selectFrom('blocks').select('created_at').where('blocker_profile_id', '=', viewerProfileId).where('blocked_profile_id', '=', profile.id).executeTakeFirst())
-    : false;
-  const liked = viewerProfileId !== null && !own
-    ? Boolean(await db.selectFrom('likes').select('created_at').where('liker_profile_id', '=', viewerProfileId).where('liked_profile_id', '=', profile.id).executeTakeFirst())
-    : false;
-  if (viewerProfileId !== null && !own) {
-    // Opening a profile clears its "new" mark on a like it gave the viewer.
+  const blockedByMe = Boolean(between?.blocked_by_me);
+  const liked = Boolean(between?.liked);
+  if (viewerProfileId !== null && between?.their_like_new) {
+    // Opening a profile clears its "new" mark on a like it gave the viewer (written only when there is one:
+    // a write moves the caches' write watch).
     await db.updateTable('likes').set({ is_new: 0 }).where('liker_profile_id', '=', profile.id).where('liked_profile_id', '=', viewerProfileId).where('is_new', '=', 1).execute();
   }
   return {
@@ -461,6 +461,23 @@ export async function profileForViewer(app: AppContext, site: Site, profileId: n
     photos: photos.map((p) => ({ ...p, is_main: p.is_main === 1 })),
     hiddenPhotos, blockedByMe, liked, own,
   };
+}
+
+const relationsRow = hotQuery<[number, number], { blocked_me: unknown; blocked_by_me: unknown; liked: unknown; their_like_new: unknown }>(
+  (db, viewer, profile) => db.selectNoFrom((eb) => [
+    eb.exists(eb.selectFrom('blocks').select('created_at').where('blocker_profile_id', '=', profile).where('blocked_profile_id', '=', viewer)).as('blocked_me'),
+    eb.exists(eb.selectFrom('blocks').select('created_at').where('blocker_profile_id', '=', viewer).where('blocked_profile_id', '=', profile)).as('blocked_by_me'),
+    eb.exists(eb.selectFrom('likes').select('created_at').where('liker_profile_id', '=', viewer).where('liked_profile_id', '=', profile)).as('liked'),
+    eb.exists(eb.selectFrom('likes').select('created_at').where('liker_profile_id', '=', profile).where('liked_profile_id', '=', viewer).where('is_new', '=', 1)).as('their_like_new'),
+  ]),
+  [-434343, -434344],
+);
+
+/** Blocks both ways, the viewer's like of the profile and the profile's new like of the viewer, in one query. */
+async function relationsBetween(db: Kysely<Database>, viewer: number, profile: number) {
+  const row = await relationsRow(db, viewer, profile);
+  const yes = (value: unknown) => value === true || Number(value) === 1;
+  return { blocked_me: yes(row?.blocked_me), blocked_by_me: yes(row?.blocked_by_me), liked: yes(row?.liked), their_like_new: yes(row?.their_like_new) };
 }
 
 export async function requireOwnProfile(db: Kysely<Database>, user: User): Promise<number> {
