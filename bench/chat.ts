@@ -28,7 +28,8 @@ const POOL = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /** SSE connections opened at once while connecting. */
 const CONNECT_CONCURRENCY = 100;
 const DRAIN_MS = 2000;
-const AIM_P99_MS = 100;
+/** Issue 14: p99 ≤ 100 ms on SQLite, ≤ 200 ms on PostgreSQL + Redis. */
+const AIM_P99_MS = process.env.BENCH_DATABASE_URL ? 200 : 100;
 
 v8.setFlagsFromString('--expose-gc');
 const gc = ((globalThis as { gc?: () => void }).gc ?? vm.runInNewContext('gc')) as () => void;
@@ -108,13 +109,14 @@ else {
 async function runServerSide() {
   const started = performance.now();
   const loadAvgBefore = loadavg();
-  const [{ default: pino }, { createApiNodeListener }, { createAppContext }, { readConfig }, { createEventBus }, tokens] = await Promise.all([
+  const [{ default: pino }, { createApiNodeListener }, { createAppContext }, { readConfig }, { createEventBus }, tokens, { refreshPlannerStatistics }] = await Promise.all([
     import('pino'),
     import('../src/server/api/node-listener'),
     import('../src/server/app-context'),
     import('../src/server/config'),
     import('../src/server/events/bus'),
     import('../src/server/accounts/tokens'),
+    import('../src/server/db/seed'),
   ]);
   type EventBus = import('../src/server/events/bus').EventBus;
 
@@ -186,6 +188,8 @@ async function runServerSide() {
     }
   });
   const membersMs = performance.now() - t0;
+  // Fresh bulk rows: planner statistics at once, as the demo seed does (src/server/db/seed.ts).
+  await refreshPlannerStatistics(app);
 
   // The API on a real port, as src/server/main.ts mounts it.
   const api = createApiNodeListener(app);

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiNodeListener } from '../../src/server/api/node-listener';
 import { openStreamCount, sseFrame } from '../../src/server/events/event-stream';
+import { recordEvents } from '../../src/server/events/events.service';
 import { activeMember, post } from '../helpers/members';
 import { readEvents } from '../helpers/sse';
 import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
@@ -61,6 +62,20 @@ for (const dialect of DIALECTS) {
       const resumed = await readEvents(await open(bob.cookie, again.signal, { 'last-event-id': String(live.id) }), 1, again, ['message'], (e) => e.id > live.id);
       expect(resumed.filter((e) => e.id > live.id).map((e) => (e.data as { message: { text: string } }).message.text)).toEqual(['missed']);
       expect(new Set(resumed.map((e) => e.id)).size).toBe(resumed.length);
+    });
+
+    it('records several events in one statement with each id on its own row, in the given order per member', async () => {
+      const entries = [
+        { userId: ann.userId, event: { type: 'credits', credits: 1 } },
+        { userId: bob.userId, event: { type: 'credits', credits: 2 } },
+        { userId: ann.userId, event: { type: 'credits', credits: 3 } },
+      ] as unknown as Parameters<typeof recordEvents>[1];
+      const recorded = await recordEvents(t.app.db.db, entries, t.app.clock.now());
+      expect(recorded.map((e) => [e.userId, JSON.parse(e.data).credits])).toEqual([[ann.userId, 1], [bob.userId, 2], [ann.userId, 3]]);
+      expect(recorded[0].id).toBeLessThan(recorded[2].id);
+      const stored = await t.app.db.db.selectFrom('events').select(['id', 'user_id', 'data']).where('id', 'in', recorded.map((e) => e.id)).execute();
+      for (const e of recorded) expect(stored.find((row) => row.id === e.id)).toEqual({ id: e.id, user_id: e.userId, data: e.data });
+      expect(await recordEvents(t.app.db.db, [], t.app.clock.now())).toEqual([]);
     });
 
     it('answers 403 authentication_required without a valid session, and for another site’s session', async () => {

@@ -17,14 +17,16 @@ export function findParticipant(db: Q, conversationId: number, profileId: number
 }
 
 /** Creates the pair's conversation and both participant rows; a racing creator finds the same one. */
-export async function createConversation(trx: Q, siteId: string, starter: number, partner: number, now: number) {
+export async function createConversation(trx: Q, siteId: string, starter: number, partner: number, now: number): Promise<{ id: number; fresh: boolean }> {
   const [low, high] = starter < partner ? [starter, partner] : [partner, starter];
-  await trx
+  const inserted = await trx
     .insertInto('conversations')
     .values({ site_id: siteId, profile_low_id: low, profile_high_id: high, starter_profile_id: starter, created_at: now })
     .onConflict((oc) => oc.columns(['profile_low_id', 'profile_high_id']).doNothing())
-    .execute();
-  const conversation = await findConversationOfPair(trx, low, high);
+    .returning('id')
+    .executeTakeFirst();
+  // A racing creator's row when this insert did nothing.
+  const conversation = inserted ?? (await findConversationOfPair(trx, low, high));
   if (!conversation) throw new Error('conversation vanished');
   await trx
     .insertInto('chat_participants')
@@ -35,24 +37,13 @@ export async function createConversation(trx: Q, siteId: string, starter: number
     ])
     .onConflict((oc) => oc.columns(['profile_id', 'conversation_id']).doNothing())
     .execute();
-  return conversation;
+  // Fresh: made by this transaction, so no other holds a lock on its rows.
+  return { id: conversation.id, fresh: inserted !== undefined };
 }
 
 /** Conversations a member started (the free-member limit counts these). */
 export async function countStartedConversations(db: Q, profileId: number): Promise<number> {
   const row = await db.selectFrom('conversations').select((eb) => eb.fn.countAll<number>().as('n')).where('starter_profile_id', '=', profileId).executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-/** Text messages a member sent without paying (the site's free_messages allowance). */
-export async function countFreeTextMessages(db: Q, profileId: number): Promise<number> {
-  const row = await db
-    .selectFrom('messages')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('sender_profile_id', '=', profileId)
-    .where('kind', '=', 'text')
-    .where('credits', '=', 0)
-    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -87,6 +78,12 @@ function newLikesQuery(db: Q, profileId: number) {
 /** Total unread messages of a member over their visible chats (nav badge, title, app badge). */
 export async function unreadTotal(db: Q, profileId: number): Promise<number> {
   return Number((await unreadQuery(db, profileId).executeTakeFirstOrThrow()).n);
+}
+
+/** The unread totals of two profiles in one query. */
+export async function unreadTotals(db: Q, a: number, b: number): Promise<[number, number]> {
+  const row = await db.selectNoFrom([unreadQuery(db, a).as('a'), unreadQuery(db, b).as('b')]).executeTakeFirstOrThrow();
+  return [Number(row.a ?? 0), Number(row.b ?? 0)];
 }
 
 /** Received likes not yet looked at. */

@@ -12,12 +12,13 @@ import type { AppContext } from '../app-context';
 import { InsufficientCreditsError, applyCredits } from '../credits/ledger';
 import type { Database, Message, User } from '../db/schema';
 import { lockMember } from '../db/locks';
+import { PRESENCE_STALE_MS } from '../notifications/presence';
 import { recordEvents } from '../events/events.service';
 import { encodeImage } from '../photos/photos.service';
 import { cardsByIds, requireOwnProfile } from '../profiles/profiles.service';
 import { RuleError } from '../rule-error';
 import * as repo from './chat.repository';
-import type { Kysely, Transaction } from 'kysely';
+import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
 
 /** A chat rule said no (translated by the route). */
 export class ChatRuleError extends RuleError {}
@@ -54,8 +55,8 @@ async function blockBetween(db: Q, own: number, partner: number): Promise<'block
  * wrote while unconfirmed cannot be answered until they confirm; invisible members are only
  * answered, never written to first; deleted or disabled profiles take no messages.
  */
-async function sendBlockReason(db: Q, own: number, partner: Partner, conversationId: number | null): Promise<SendBlockReason | null> {
-  const block = await blockBetween(db, own, partner.id);
+async function sendBlockReason(db: Q, own: number, partner: Partner, conversationId: number | null, checkBlocks = true): Promise<SendBlockReason | null> {
+  const block = checkBlocks ? await blockBetween(db, own, partner.id) : null;
   if (block) return block;
   if (partner.user_id !== null && partner.user_status === 'not_confirmed') return 'partner_unconfirmed';
   if (partner.status !== 'active') return 'unavailable';
@@ -70,6 +71,82 @@ const REASON_KEYS: Record<SendBlockReason, string> = {
   invisible: 'chat_error.invisible',
   unavailable: 'chat_error.unavailable',
 };
+
+const yes = (value: unknown) => value === true || Number(value) === 1;
+
+/**
+ * What the send rules read once the limit was counted, in one query (each was a round trip of its own:
+ * six on PostgreSQL): the conversation (the member's side of `conversation`, or the pair's with
+ * `profile`), the partner on this site with their account's status, blocks both ways, the member's
+ * balance and — only when a rule needs them — their started conversations and free texts. Null when
+ * the member has no side in that conversation; `partner` undefined when it is not on this site.
+ */
+async function sendFacts(db: Q, site: Site, userId: number, own: number, target: { conversation: number } | { profile: number }, need: { started: boolean; freeTexts: boolean }) {
+  const extras = (eb: ExpressionBuilder<Database & { pr: Database['profiles'] }, 'pr'>) => [
+    eb.exists(eb.selectFrom('blocks').select('blocks.created_at').where('blocks.blocker_profile_id', '=', own).whereRef('blocks.blocked_profile_id', '=', 'pr.id')).as('blocked'),
+    eb.exists(eb.selectFrom('blocks').select('blocks.created_at').whereRef('blocks.blocker_profile_id', '=', 'pr.id').where('blocks.blocked_profile_id', '=', own)).as('blocked_by'),
+    eb.selectFrom('users as me').select('me.credits').where('me.id', '=', userId).as('credits'),
+    (need.started ? eb.selectFrom('conversations as sc').select((x) => x.fn.countAll<number>().as('n')).where('sc.starter_profile_id', '=', own) : eb.val(0)).as('started'),
+    (need.freeTexts
+      ? eb.selectFrom('messages as ft').select((x) => x.fn.countAll<number>().as('n')).where('ft.sender_profile_id', '=', own).where('ft.kind', '=', 'text').where('ft.credits', '=', 0)
+      : eb.val(0)).as('free_texts'),
+  ];
+  const partnerColumns = ['pr.id', 'pr.name', 'pr.status', 'pr.invisible', 'pr.fictional', 'pr.user_id', 'u.status as user_status'] as const;
+  const row = 'conversation' in target
+    ? await db.selectFrom('chat_participants as cp')
+      .leftJoin('profiles as pr', (join) => join.onRef('pr.id', '=', 'cp.partner_profile_id').on('pr.site_id', '=', site.id))
+      .leftJoin('users as u', 'u.id', 'pr.user_id')
+      .select(partnerColumns)
+      .select((eb) => [eb.ref('cp.conversation_id').as('conversation_id'), ...extras(eb as never)])
+      .where('cp.conversation_id', '=', target.conversation)
+      .where('cp.profile_id', '=', own)
+      .executeTakeFirst()
+    : await db.selectFrom('profiles as pr')
+      .leftJoin('users as u', 'u.id', 'pr.user_id')
+      .select(partnerColumns)
+      .select((eb) => [
+        eb.selectFrom('conversations as pc').select('pc.id')
+          .where('pc.profile_low_id', '=', Math.min(own, target.profile)).where('pc.profile_high_id', '=', Math.max(own, target.profile)).as('conversation_id'),
+        ...extras(eb as never),
+      ])
+      .where('pr.id', '=', target.profile)
+      .where('pr.site_id', '=', site.id)
+      .executeTakeFirst();
+  if ('conversation' in target && !row) return null;
+  const partner: Partner | undefined = row?.id == null ? undefined : {
+    id: row.id, name: row.name as string, status: row.status as Partner['status'], invisible: row.invisible as number,
+    fictional: row.fictional as number, user_id: row.user_id ?? null, user_status: row.user_status ?? null,
+  };
+  return {
+    conversationId: row?.conversation_id == null ? null : Number(row.conversation_id),
+    partner,
+    block: row && yes(row.blocked) ? ('blocked' as const) : row && yes(row.blocked_by) ? ('blocked_by' as const) : null,
+    credits: Number(row?.credits ?? 0),
+    started: Number(row?.started ?? 0),
+    freeTexts: Number(row?.free_texts ?? 0),
+  };
+}
+
+/** Whether a member has a push subscription and a tab open now (push.service.ts and notifications.service.ts look these up first). */
+async function noticeReach(db: Q, userId: number, now: number) {
+  const row = await db.selectNoFrom((eb) => [
+    eb.exists(eb.selectFrom('push_subscriptions').select('push_subscriptions.user_id').where('push_subscriptions.user_id', '=', userId)).as('push'),
+    eb.exists(eb.selectFrom('member_presence').select('member_presence.user_id').where('member_presence.user_id', '=', userId)
+      .where('member_presence.seen_at', '>=', now - PRESENCE_STALE_MS)).as('open_tab'),
+  ]).executeTakeFirstOrThrow();
+  return { push: yes(row.push), openTab: yes(row.open_tab) };
+}
+
+/** The sender's own profile and the id of a message already sent with this client_id (a retry), in one query. */
+async function ownProfileForSend(db: Q, user: User, clientId: string) {
+  const profile = await db.selectFrom('profiles')
+    .select((eb) => ['id', 'status', 'name', 'country', eb.selectFrom('messages').select('messages.id')
+      .whereRef('messages.sender_profile_id', '=', 'profiles.id').where('messages.client_id', '=', clientId).as('repeat_id')])
+    .where('user_id', '=', user.id)
+    .executeTakeFirst();
+  if (!profile) throw new ChatRuleError('no_profile', 'error.invalid_input', 400);
+  return profile;
+}
 
 /** The member's own profile with what sending and opening need, in one query. */
 async function ownProfileOf(db: Q, user: User) {
@@ -222,11 +299,11 @@ export type OutgoingMessage =
  */
 export async function sendMessage(app: AppContext, site: Site, user: User, input: OutgoingMessage, options: { free?: boolean } = {}): Promise<SendMessageResponse> {
   const db = app.db.db;
-  const ownProfile = await ownProfileOf(db, user);
+  const ownProfile = await ownProfileForSend(db, user, input.client_id);
   const own = ownProfile.id;
   if (ownProfile.status === 'deleted') throw new ChatRuleError('not_found', 'error.not_found', 404);
 
-  const repeat = await repo.findMessageByClientId(db, own, input.client_id);
+  const repeat = ownProfile.repeat_id === null ? undefined : await repo.findMessageByClientId(db, own, input.client_id);
   if (repeat) return { message: repo.toChatMessage(repeat), conversation_id: repeat.conversation_id, credits: (await creditsOf(db, user.id)) };
   // A retried client_id (above) is not counted again; the signup wizard's free message is not counted.
   if (!options.free) {
@@ -234,22 +311,19 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
     if (input.kind === 'image') await app.abuse.consume('upload_hour', String(user.id));
   }
 
-  // Who is written to: a conversation of this member, or a profile on this site.
-  let conversationId: number | null = null;
-  let partnerId: number;
-  if (input.conversation !== undefined) {
-    const participant = await repo.findParticipant(db, input.conversation, own);
-    if (!participant) throw new ChatRuleError('not_found', 'error.not_found', 404);
-    conversationId = participant.conversation_id;
-    partnerId = participant.partner_profile_id;
-  } else {
-    partnerId = input.profile_id as number;
-    if (partnerId === own) throw new ChatRuleError('self', 'error.invalid_input', 400);
-    conversationId = (await repo.findConversationOfPair(db, own, partnerId))?.id ?? null;
-  }
-  const partner = await findPartner(db, site, partnerId);
+  // Who is written to: a conversation of this member, or a profile on this site — and the rest the
+  // rules below read, in one query.
+  if (input.conversation === undefined && input.profile_id === own) throw new ChatRuleError('self', 'error.invalid_input', 400);
+  const target = input.conversation !== undefined ? { conversation: input.conversation } : { profile: input.profile_id as number };
+  const facts = await sendFacts(db, site, user.id, own, target, {
+    started: !user.paid_user,
+    freeTexts: input.kind === 'text' && !user.paid_user && site.free_messages > 0,
+  });
+  if (!facts) throw new ChatRuleError('not_found', 'error.not_found', 404);
+  const { partner } = facts;
+  const conversationId = facts.conversationId;
   if (!partner || partner.status === 'deleted') throw new ChatRuleError('not_found', 'error.not_found', 404);
-  const reason = await sendBlockReason(db, own, partner, conversationId);
+  const reason = facts.block ?? (await sendBlockReason(db, own, partner, conversationId, false));
   if (reason) throw new ChatRuleError(reason, REASON_KEYS[reason], 403, { name: partner.name });
 
   // What it is and what it costs.
@@ -263,9 +337,9 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
     if (body.length > site.message_length) throw new ChatRuleError('too_long', 'chat_error.too_long', 400, { max: site.message_length });
     price = site.message_credits;
     ledgerReason = 'message';
-    if (!user.paid_user && site.free_messages > 0 && (await repo.countFreeTextMessages(db, own)) < site.free_messages) price = 0;
+    if (!user.paid_user && site.free_messages > 0 && facts.freeTexts < site.free_messages) price = 0;
     // Premium members keep chatting at zero credits where the site allows it (SPEC §6; payments.premium_chat_at_zero).
-    if (user.paid_user && site.payments.premium_chat_at_zero && price > 0 && (await creditsOf(db, user.id)) < price) price = 0;
+    if (user.paid_user && site.payments.premium_chat_at_zero && price > 0 && facts.credits < price) price = 0;
   } else if (input.kind === 'gift') {
     const item = GIFTS.find((g) => g.id === input.gift);
     if (!item) throw new ChatRuleError('invalid_gift', 'error.invalid_input', 400);
@@ -279,9 +353,9 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
   // The free message written in the signup wizard costs nothing.
   if (options.free) price = 0;
   const conversationLimit = () => new ChatRuleError('conversation_limit', 'chat_error.conversation_limit', 403, { count: site.free_conversations });
-  if (conversationId === null && !user.paid_user && (await repo.countStartedConversations(db, own)) >= site.free_conversations) throw conversationLimit();
+  if (conversationId === null && !user.paid_user && facts.started >= site.free_conversations) throw conversationLimit();
   // Refuse early when the balance cannot cover it (the ledger re-checks inside the transaction).
-  if ((await creditsOf(db, user.id)) < price) throw new ChatRuleError('insufficient_credits', 'chat_error.insufficient_credits', 402);
+  if (facts.credits < price) throw new ChatRuleError('insufficient_credits', 'chat_error.insufficient_credits', 402);
 
   let imageJson: string | null = null;
   const written: string[] = [];
@@ -308,7 +382,7 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
         if (!existing && (await repo.countStartedConversations(trx, own)) >= site.free_conversations) throw conversationLimit();
       }
       const conversation = conversationId !== null
-        ? { id: conversationId }
+        ? { id: conversationId, fresh: false }
         : await repo.createConversation(trx, site.id, own, partner.id, now);
       const inserted = await trx
         .insertInto('messages')
@@ -316,40 +390,49 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
         .returningAll()
         .executeTakeFirstOrThrow();
       const balance = price > 0
-        ? await applyCredits(trx, { userId: user.id, delta: -price, reason: ledgerReason, key: `message:${inserted.id}`, now })
+        ? await applyCredits(trx, { userId: user.id, delta: -price, reason: ledgerReason, key: `message:${inserted.id}`, now, newKey: true })
         : null;
       // Both sides' rows, always the lower profile id first: two members writing to each other at
-      // the same moment would otherwise lock them in opposite orders (a PostgreSQL deadlock).
-      for (const side of [own, partner.id].sort((a, b) => a - b)) {
-        await trx
+      // the same moment would otherwise lock them in opposite orders (a PostgreSQL deadlock). Rows this
+      // transaction just made are locked by it alone: one statement for both.
+      for (const side of conversation.fresh ? [null] : [own, partner.id].sort((a, b) => a - b)) {
+        let update = trx
           .updateTable('chat_participants')
           .set((eb) => ({
             hidden: 0, last_message_id: inserted.id, last_message_at: now,
-            unread_count: side === own ? eb.ref('unread_count') : eb('unread_count', '+', 1),
+            unread_count: side === own ? eb.ref('unread_count') : side !== null ? eb('unread_count', '+', 1)
+              : eb('unread_count', '+', eb.case().when('profile_id', '=', partner.id).then(1).else(0).end()),
           }))
-          .where('conversation_id', '=', conversation.id)
-          .where('profile_id', '=', side)
-          .execute();
+          .where('conversation_id', '=', conversation.id);
+        if (side !== null) update = update.where('profile_id', '=', side);
+        await update.execute();
       }
       const chatMessage = repo.toChatMessage(inserted);
+      const [ownUnread, partnerUnread] = await repo.unreadTotals(trx, own, partner.id);
       const entries: { userId: number; event: ChatMessageEvent }[] = [
-        { userId: user.id, event: { type: 'message', message: chatMessage, unread_messages: await repo.unreadTotal(trx, own) } },
+        { userId: user.id, event: { type: 'message', message: chatMessage, unread_messages: ownUnread } },
       ];
       if (partner.user_id !== null) {
-        entries.push({ userId: partner.user_id, event: { type: 'message', message: chatMessage, unread_messages: await repo.unreadTotal(trx, partner.id) } });
+        entries.push({ userId: partner.user_id, event: { type: 'message', message: chatMessage, unread_messages: partnerUnread } });
       }
       const events = await recordEvents(trx, entries, now);
       return { message: chatMessage, credits: balance ?? (await creditsOf(trx, user.id)), events };
     });
     await app.bus.publish(events);
     if (partner.user_id !== null) {
-      app.push.notify(partner.user_id, conversationId === null ? 'new_conversations' : 'new_messages', (t) => ({
-        title: t('push.message_title', { name: ownProfile.name }),
-        body: t('push.message_body'),
-        url: `/chats/${message.conversation_id}`,
-        tag: `chat-${message.conversation_id}`,
-      }));
-      await announceByMail(app, partner.user_id, conversationId === null ? 'new_conversations' : 'new_messages', ownProfile.name);
+      // Most partners have no push subscription and a tab open: the push and mail services would each look
+      // that up and stop. Both looked up here in one query (committed rows), the services started only when
+      // they have something to do.
+      const reach = await noticeReach(db, partner.user_id, app.clock.now());
+      if (reach.push) {
+        app.push.notify(partner.user_id, conversationId === null ? 'new_conversations' : 'new_messages', (t) => ({
+          title: t('push.message_title', { name: ownProfile.name }),
+          body: t('push.message_body'),
+          url: `/chats/${message.conversation_id}`,
+          tag: `chat-${message.conversation_id}`,
+        }));
+      }
+      if (!reach.openTab) await announceByMail(app, partner.user_id, conversationId === null ? 'new_conversations' : 'new_messages', ownProfile.name);
     }
     return { message, conversation_id: message.conversation_id, credits };
   } catch (err) {

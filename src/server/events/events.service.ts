@@ -15,17 +15,15 @@ export const RESYNC_LIMIT = 500;
  * so a client never sees an event the database rolled back.
  */
 export async function recordEvents(trx: Q, entries: { userId: number; event: ChatEvent }[], now: number): Promise<BusEvent[]> {
-  const out: BusEvent[] = [];
-  for (const { userId, event } of entries) {
-    const data = JSON.stringify(event);
-    const row = await trx
-      .insertInto('events')
-      .values({ user_id: userId, type: event.type, data, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    out.push({ userId, id: row.id, type: event.type, data });
-  }
-  return out;
+  if (entries.length === 0) return [];
+  const rows = entries.map(({ userId, event }) => ({ user_id: userId, type: event.type, data: JSON.stringify(event), created_at: now }));
+  // One statement for all rows. RETURNING's order is not promised, but ids are given in the order of the
+  // rows: each member's ids, ascending, belong to their entries in order.
+  const returned = await trx.insertInto('events').values(rows).returning(['id', 'user_id']).execute();
+  const idsByUser = new Map<number, number[]>();
+  for (const { id, user_id } of returned) idsByUser.set(user_id, [...(idsByUser.get(user_id) ?? []), id]);
+  for (const ids of idsByUser.values()) ids.sort((x, y) => x - y);
+  return rows.map((row) => ({ userId: row.user_id, id: idsByUser.get(row.user_id)!.shift()!, type: row.type, data: row.data }));
 }
 
 /**
