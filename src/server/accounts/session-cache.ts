@@ -141,4 +141,3 @@ export class SessionCache {
     this.keysByUser.clear();
   }
 }
-

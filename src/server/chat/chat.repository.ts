@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
-import { hotQuery } from '../db/database';
+import { hotQuery, sqlTrue } from '../db/database';
+import { PRESENCE_STALE_MS } from '../notifications/presence';
 import type { ChatMessage } from '../../shared/chat.contract';
 import type { Database, Message } from '../db/schema';
 
@@ -78,6 +79,25 @@ function newLikesQuery(db: Q, profileId: number) {
 /** Total unread messages of a member over their visible chats (nav badge, title, app badge). */
 export async function unreadTotal(db: Q, profileId: number): Promise<number> {
   return Number((await unreadQuery(db, profileId).executeTakeFirstOrThrow()).n);
+}
+
+const noticeReachRow = hotQuery<[number, number], { push: unknown; open_tab: unknown }>(
+  (db, userId, since) => db.selectNoFrom((eb) => [
+    eb.exists(eb.selectFrom('push_subscriptions').select('push_subscriptions.user_id').where('push_subscriptions.user_id', '=', userId)).as('push'),
+    eb.exists(eb.selectFrom('member_presence').select('member_presence.user_id').where('member_presence.user_id', '=', userId)
+      .where('member_presence.seen_at', '>=', since)).as('open_tab'),
+  ]),
+  [-434347, -434348],
+);
+
+/**
+ * Whether a member has a push subscription and a tab open now, in one query: the push and mail services
+ * (push.service.ts deliver, notifications.service.ts noticeForMail) look these up first and stop there
+ * for most members, so a chat send starts them only when they have something to do.
+ */
+export async function noticeReach(db: Kysely<Database>, userId: number, now: number): Promise<{ push: boolean; openTab: boolean }> {
+  const row = await noticeReachRow(db, userId, now - PRESENCE_STALE_MS);
+  return { push: sqlTrue(row?.push), openTab: sqlTrue(row?.open_tab) };
 }
 
 /** The unread totals of two profiles in one query. */

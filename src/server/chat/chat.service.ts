@@ -11,8 +11,8 @@ import type { Site } from '../../shared/site.schema';
 import type { AppContext } from '../app-context';
 import { InsufficientCreditsError, applyCredits } from '../credits/ledger';
 import type { Database, Message, User } from '../db/schema';
+import { sqlTrue } from '../db/database';
 import { lockMember } from '../db/locks';
-import { PRESENCE_STALE_MS } from '../notifications/presence';
 import { recordEvents } from '../events/events.service';
 import { encodeImage } from '../photos/photos.service';
 import { cardsByIds, requireOwnProfile } from '../profiles/profiles.service';
@@ -55,9 +55,12 @@ async function blockBetween(db: Q, own: number, partner: number): Promise<'block
  * wrote while unconfirmed cannot be answered until they confirm; invisible members are only
  * answered, never written to first; deleted or disabled profiles take no messages.
  */
-async function sendBlockReason(db: Q, own: number, partner: Partner, conversationId: number | null, checkBlocks = true): Promise<SendBlockReason | null> {
-  const block = checkBlocks ? await blockBetween(db, own, partner.id) : null;
-  if (block) return block;
+async function sendBlockReason(db: Q, own: number, partner: Partner, conversationId: number | null): Promise<SendBlockReason | null> {
+  return (await blockBetween(db, own, partner.id)) ?? partnerRefusal(db, partner, conversationId);
+}
+
+/** `sendBlockReason` past the blocks: the partner's own state. */
+async function partnerRefusal(db: Q, partner: Partner, conversationId: number | null): Promise<SendBlockReason | null> {
   if (partner.user_id !== null && partner.user_status === 'not_confirmed') return 'partner_unconfirmed';
   if (partner.status !== 'active') return 'unavailable';
   if (partner.invisible === 1 && !(conversationId !== null && (await repo.hasWritten(db, conversationId, partner.id)))) return 'invisible';
@@ -71,8 +74,6 @@ const REASON_KEYS: Record<SendBlockReason, string> = {
   invisible: 'chat_error.invisible',
   unavailable: 'chat_error.unavailable',
 };
-
-const yes = (value: unknown) => value === true || Number(value) === 1;
 
 /**
  * What the send rules read once the limit was counted, in one query (each was a round trip of its own:
@@ -120,21 +121,11 @@ async function sendFacts(db: Q, site: Site, userId: number, own: number, target:
   return {
     conversationId: row?.conversation_id == null ? null : Number(row.conversation_id),
     partner,
-    block: row && yes(row.blocked) ? ('blocked' as const) : row && yes(row.blocked_by) ? ('blocked_by' as const) : null,
+    block: row && sqlTrue(row.blocked) ? ('blocked' as const) : row && sqlTrue(row.blocked_by) ? ('blocked_by' as const) : null,
     credits: Number(row?.credits ?? 0),
     started: Number(row?.started ?? 0),
     freeTexts: Number(row?.free_texts ?? 0),
   };
-}
-
-/** Whether a member has a push subscription and a tab open now (push.service.ts and notifications.service.ts look these up first). */
-async function noticeReach(db: Q, userId: number, now: number) {
-  const row = await db.selectNoFrom((eb) => [
-    eb.exists(eb.selectFrom('push_subscriptions').select('push_subscriptions.user_id').where('push_subscriptions.user_id', '=', userId)).as('push'),
-    eb.exists(eb.selectFrom('member_presence').select('member_presence.user_id').where('member_presence.user_id', '=', userId)
-      .where('member_presence.seen_at', '>=', now - PRESENCE_STALE_MS)).as('open_tab'),
-  ]).executeTakeFirstOrThrow();
-  return { push: yes(row.push), openTab: yes(row.open_tab) };
 }
 
 /** The sender's own profile and the id of a message already sent with this client_id (a retry), in one query. */
@@ -323,7 +314,8 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
   const { partner } = facts;
   const conversationId = facts.conversationId;
   if (!partner || partner.status === 'deleted') throw new ChatRuleError('not_found', 'error.not_found', 404);
-  const reason = facts.block ?? (await sendBlockReason(db, own, partner, conversationId, false));
+  // As sendBlockReason, with the blocks from the query above.
+  const reason = facts.block ?? (await partnerRefusal(db, partner, conversationId));
   if (reason) throw new ChatRuleError(reason, REASON_KEYS[reason], 403, { name: partner.name });
 
   // What it is and what it costs.
@@ -420,10 +412,7 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
     });
     await app.bus.publish(events);
     if (partner.user_id !== null) {
-      // Most partners have no push subscription and a tab open: the push and mail services would each look
-      // that up and stop. Both looked up here in one query (committed rows), the services started only when
-      // they have something to do.
-      const reach = await noticeReach(db, partner.user_id, app.clock.now());
+      const reach = await repo.noticeReach(db, partner.user_id, app.clock.now());
       if (reach.push) {
         app.push.notify(partner.user_id, conversationId === null ? 'new_conversations' : 'new_messages', (t) => ({
           title: t('push.message_title', { name: ownProfile.name }),

@@ -7,9 +7,8 @@ import type { WriteWatch } from '../db/database';
 import type { Message, User } from '../db/schema';
 import type { BusEvent } from '../events/bus';
 import { announceByMail } from '../notifications/notifications.service';
-import { PRESENCE_STALE_MS } from '../notifications/presence';
 import { rememberOwnProfile } from '../profiles/own-profile';
-import { toChatMessage } from './chat.repository';
+import { noticeReach, toChatMessage } from './chat.repository';
 
 /**
  * A text or gift sent on SQLite with a handful of statements prepared once (chat.service.ts
@@ -67,8 +66,6 @@ interface Statements {
   touchPartnerSide: SQLite.Statement<[number, number, number, number]>;
   unread: SQLite.Statement<[number], { n: number }>;
   insertEvent: SQLite.Statement<[number, string, string, number]>;
-  pushSubscribed: SQLite.Statement<[number], { x: number }>;
-  openTab: SQLite.Statement<[number, number], { x: number }>;
 }
 
 const statementsByHandle = new WeakMap<SQLite.Database, Statements>();
@@ -115,8 +112,6 @@ function statementsOf(sqlite: SQLite.Database): Statements {
       where conversation_id = ? and profile_id = ?`),
     unread: p('select coalesce(sum(unread_count), 0) as n from chat_participants where profile_id = ? and hidden = 0'),
     insertEvent: p('insert into events (user_id, type, data, created_at) values (?, ?, ?, ?)'),
-    pushSubscribed: p('select 1 as x from push_subscriptions where user_id = ? limit 1'),
-    openTab: p('select 1 as x from member_presence where user_id = ? and seen_at >= ? limit 1'),
   };
   statementsByHandle.set(sqlite, st);
   return st;
@@ -410,11 +405,10 @@ export async function sendMessageFast(app: AppContext, site: Site, user: User, i
   const partnerUserId = plan.partner.user_id;
   if (partnerUserId !== null) {
     const notice = plan.conversationId === null ? 'new_conversations' : 'new_messages';
-    // Push and mail notices as sendMessage starts them. Most partners have no push subscription and an open
-    // tab: both services then do nothing after a lookup (push.service.ts deliver, notifications.service.ts
-    // noticeForMail), so the same lookups run here as prepared statements first (committed rows only).
-    const settled = !sqlite.inTransaction;
-    if (!settled || st.pushSubscribed.get(partnerUserId)) {
+    // Push and mail notices as sendMessage starts them, after the same lookup (committed rows only: while a
+    // Kysely transaction is open, both services are started and decide themselves).
+    const reach = sqlite.inTransaction ? { push: true, openTab: false } : await noticeReach(app.db.db, partnerUserId, app.clock.now());
+    if (reach.push) {
       app.push.notify(partnerUserId, notice, (t) => ({
         title: t('push.message_title', { name: plan.own.name }),
         body: t('push.message_body'),
@@ -422,7 +416,7 @@ export async function sendMessageFast(app: AppContext, site: Site, user: User, i
         tag: `chat-${message.conversation_id}`,
       }));
     }
-    if (!settled || !st.openTab.get(partnerUserId, app.clock.now() - PRESENCE_STALE_MS)) await announceByMail(app, partnerUserId, notice, plan.own.name);
+    if (!reach.openTab) await announceByMail(app, partnerUserId, notice, plan.own.name);
   }
   return { message: toChatMessage(message), conversation_id: message.conversation_id, credits };
 }

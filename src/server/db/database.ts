@@ -41,6 +41,11 @@ export interface WriteWatch {
   tables: Map<string, number>;
 }
 
+/** A boolean SQL expression's value as both databases answer it: PostgreSQL `true`, SQLite `1`. */
+export function sqlTrue(value: unknown): boolean {
+  return value === true || Number(value) === 1;
+}
+
 /** A number that changes whenever one of these tables (or an unknown one) was written through the handle. */
 export function tablesGeneration(watch: WriteWatch, tables: string[]): number {
   let sum = watch.tables.get('*') ?? 0;

@@ -229,15 +229,21 @@ export async function refreshPlannerStatistics(app: AppContext) {
   if (rows.length) await sql.raw(`analyze ${rows.map((r) => `"${r.name.replaceAll('"', '""')}"`).join(', ')}`).execute(app.db.db);
 }
 
+/** The demo population, the demo logins outside production, then planner statistics; answers the profiles made. */
+export async function seedDemo(app: AppContext, total: number): Promise<number> {
+  const created = await seedDemoData(app, total);
+  // The demo logins' password is in the README: a production deployment never gets them.
+  if (!app.config.production) await seedDemoMembers(app);
+  await refreshPlannerStatistics(app);
+  return created;
+}
+
 /** Seeds on first start, when there are no profiles yet. */
 export async function seedIfEmpty(app: AppContext): Promise<number> {
   const row = await app.db.db.selectFrom('profiles').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   if (Number(row.n) > 0) return 0;
   const started = Date.now();
-  const created = await seedDemoData(app, app.config.seedProfiles);
-  // The demo logins' password is in the README: a production deployment never gets them.
-  if (!app.config.production) await seedDemoMembers(app);
-  await refreshPlannerStatistics(app);
+  const created = await seedDemo(app, app.config.seedProfiles);
   app.logger.info({ profiles: created, ms: Date.now() - started }, 'seeded demo data');
   return created;
 }

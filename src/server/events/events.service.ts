@@ -21,7 +21,11 @@ export async function recordEvents(trx: Q, entries: { userId: number; event: Cha
   // rows: each member's ids, ascending, belong to their entries in order.
   const returned = await trx.insertInto('events').values(rows).returning(['id', 'user_id']).execute();
   const idsByUser = new Map<number, number[]>();
-  for (const { id, user_id } of returned) idsByUser.set(user_id, [...(idsByUser.get(user_id) ?? []), id]);
+  for (const { id, user_id } of returned) {
+    const ids = idsByUser.get(user_id);
+    if (ids) ids.push(id);
+    else idsByUser.set(user_id, [id]);
+  }
   for (const ids of idsByUser.values()) ids.sort((x, y) => x - y);
   return rows.map((row) => ({ userId: row.user_id, id: idsByUser.get(row.user_id)!.shift()!, type: row.type, data: row.data }));
 }

@@ -7,7 +7,7 @@ import { FREE_LIKES_PER_DAY } from '../../shared/constants';
 import {
   type ProfileCard, SEARCH_COUNT_CAP, SEARCH_PAGE_SIZE, type SearchQuery, type SearchResult, SIMILAR_THRESHOLD,
 } from '../../shared/profiles.contract';
-import { hotQuery, tablesGeneration } from '../db/database';
+import { hotQuery, sqlTrue, tablesGeneration } from '../db/database';
 import type { Site } from '../../shared/site.schema';
 import type { AppContext } from '../app-context';
 import { RuleError } from '../rule-error';
@@ -476,8 +476,7 @@ const relationsRow = hotQuery<[number, number], { blocked_me: unknown; blocked_b
 /** Blocks both ways, the viewer's like of the profile and the profile's new like of the viewer, in one query. */
 async function relationsBetween(db: Kysely<Database>, viewer: number, profile: number) {
   const row = await relationsRow(db, viewer, profile);
-  const yes = (value: unknown) => value === true || Number(value) === 1;
-  return { blocked_me: yes(row?.blocked_me), blocked_by_me: yes(row?.blocked_by_me), liked: yes(row?.liked), their_like_new: yes(row?.their_like_new) };
+  return { blocked_me: sqlTrue(row?.blocked_me), blocked_by_me: sqlTrue(row?.blocked_by_me), liked: sqlTrue(row?.liked), their_like_new: sqlTrue(row?.their_like_new) };
 }
 
 export async function requireOwnProfile(db: Kysely<Database>, user: User): Promise<number> {
