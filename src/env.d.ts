@@ -11,6 +11,12 @@ declare namespace App {
     pageProblem?: import('./server/pages/request-guard').PageRequestProblem;
     /** A member page's data, loaded by the node entry before the render (src/server/pages/member-page-data.ts). */
     pageData?: import('./server/pages/member-page-data').MemberPageData;
+    /** The member's time-bonus answer when the node entry already asked for it (the layout shows it). */
+    timeBonus?: import('./shared/payments.contract').TimeBonusResponse;
+    /** The body a member page rendered inside its layout (src/server/pages/bodies), for the frame store. */
+    memberBody?: import('./server/pages/bodies/body').MemberBody;
+    /** Set by the node entry when this render's layout may be kept as a frame (src/server/pages/member-frame.ts). */
+    frameCapture?: (html: string, body: import('./server/pages/bodies/body').MemberBody, renderer: import('./server/pages/framed-page').BodyRenderer) => void;
   }
 }
 

@@ -5,6 +5,7 @@ import { contentSecurityPolicy, inlineScriptHashes } from './server/security-hea
 import { createRequestContext } from './server/context/request-context';
 import { readConfig } from './server/config';
 import { runWithIslandData } from './server/pages/island-data';
+import { renderMemberBody } from './server/pages/bodies';
 import { pageRequestProblem, REQUEST_ERROR_PATH } from './server/pages/request-guard';
 import { SiteRegistry, loadSites } from './server/sites/site-registry';
 
@@ -45,6 +46,10 @@ const csp = defineMiddleware(async (astro, next) => {
   if (response.headers.has('content-encoding')) return response;
   if (astro.isPrerendered || !response.headers.get('content-type')?.startsWith('text/html')) return response;
   const html = await response.text();
+  // A member page whose layout the node entry keeps as a frame (src/server/pages/member-frame.ts): only a
+  // page that answered its body's own status and set no cookie.
+  const { frameCapture, memberBody } = astro.locals;
+  if (frameCapture && memberBody && response.status === memberBody.status && !response.headers.has('set-cookie')) frameCapture(html, memberBody, renderMemberBody);
   const headers = new Headers(response.headers);
   headers.set('Content-Security-Policy', contentSecurityPolicy(inlineScriptHashes(html)));
   headers.set('Cache-Control', 'private, no-cache');

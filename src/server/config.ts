@@ -33,6 +33,8 @@ export interface Config {
   sessionCacheMs: number;
   /** How long a member page may be sent again unrendered while the database is unchanged (ms; 0: off; SQLite only). */
   pageCacheMs: number;
+  /** Member pages made from a kept layout and a fresh body, without Astro's pipeline (src/server/pages/member-frame.ts); `MEMBER_FRAMES=0` turns it off. */
+  memberFrames: boolean;
   logLevel: string;
   seedOnEmpty: boolean;
   seedProfiles: number;
@@ -87,6 +89,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitFactor: Math.max(1, Number(env.RATE_LIMIT_FACTOR ?? 1) || 1),
     sessionCacheMs: Math.max(0, Number(env.SESSION_CACHE_MS ?? 2000) || 0),
     pageCacheMs: Math.max(0, Number(env.PAGE_CACHE_MS ?? 3000) || 0),
+    memberFrames: env.MEMBER_FRAMES !== '0',
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     // Production never seeds unless asked, and even then never the demo logins (see seed.ts).
     seedOnEmpty: production ? env.SEED_ON_EMPTY === '1' : env.SEED_ON_EMPTY !== '0',

@@ -22,6 +22,7 @@ import { NOT_FOUND, pageRequestProblem, REQUEST_ERROR_PATH } from './pages/reque
 import { preloadGeocoder } from './geo/geocode.service';
 import { createPageCache } from './pages/page-cache';
 import { memberPageLoader, pageInputsDigest } from './pages/member-page-data';
+import { FrameStore, sendFramed } from './pages/framed-page';
 import { getT } from '../shared/i18n';
 import { inTimeBonusWindow } from '../shared/constants';
 
@@ -60,6 +61,8 @@ export async function startServer(config: Config = readConfig(), overrides: Part
   const compress = createCompression();
   // Member pages sent again while nothing they show can have changed (SQLite; src/server/pages/page-cache.ts).
   const pages = createPageCache(app.db, app.clock, config.pageCacheMs);
+  // Layouts of member pages kept to put fresh bodies in (src/server/pages/member-frame.ts).
+  const frames = config.memberFrames ? new FrameStore() : null;
   // The search fast path may send a visitor's answer in the brotli/gzip form this compression would make.
   const api = createApiNodeListener(app, (req, res, next) => void compress(req as never, res as never, next), { encodesLikeAround: true });
   const securityHeaders = (secure: boolean) => ({ ...baseSecurityHeaders(secure), 'Content-Security-Policy': NON_HTML_CSP });
@@ -123,24 +126,30 @@ export async function startServer(config: Config = readConfig(), overrides: Part
         // first. Not during the time bonus: its countdown is set from the server clock of the render.
         const cacheable = cacheKey !== null && user !== null && !inTimeBonusWindow(user, app.clock.now());
         const locals: App.Locals = { ctx, t: getT(ctx.locale), user, sessionRow: member?.user, services: { app, accounts }, pageProblem };
-        if (cacheable && pages) {
+        // A member's page may also be made from its kept layout and a fresh body (src/server/pages/member-frame.ts),
+        // for a signed-in member's GET without bad input.
+        const pathname = url.split('?', 1)[0] ?? url;
+        const framed = frames !== null && user !== null && req.method === 'GET' && !pageProblem;
+        const loader = cacheable || framed ? memberPageLoader(pathname) : null;
+        let started: string | null = null;
+        if (cacheable && pages && cacheKey !== null) {
           // Read before anything of the view: a render that began at this version is exact while it stays.
           // (Skipped where the stored render can only match by its inputs: the database changed while it
           // rendered; what is rendered now is then kept by its inputs only, for at most PAGE_CACHE_MS.)
-          const started = pages.versionUseful(cacheKey) ? await pages.version() : null;
+          started = pages.versionUseful(cacheKey) ? await pages.version() : null;
           if (pages.serve(cacheKey, res, { version: started })) return;
-          // Something was written since: load what the page shows; the same inputs give the same page.
-          const loader = memberPageLoader(url.split('?', 1)[0] ?? url);
-          let digest: string | null = null;
-          // A load that fails is left to the page, which loads again and fails into Astro's error page.
-          const loaded = loader ? await loader.load(locals, new URL(url, 'http://page')).then((value) => ({ value }), () => null) : null;
-          if (loader && loaded) {
-            locals.pageData = { route: loader.route, value: loaded.value };
-            digest = pageInputsDigest(user, locals.pageData);
-            if (pages.serve(cacheKey, res, { digest })) return;
-          }
+        }
+        // Load what the page shows (something was written since, or there is no page cache): the same inputs
+        // give the same page. A load that fails is left to the page, which loads again and fails into Astro's
+        // error page.
+        const loaded = loader ? await loader.load(locals, new URL(url, 'http://page')).then((value) => ({ value }), () => null) : null;
+        if (loader && loaded) locals.pageData = { route: loader.route, value: loaded.value };
+        if (cacheable && pages && cacheKey !== null) {
+          const digest = locals.pageData ? pageInputsDigest(user, locals.pageData) : null;
+          if (digest !== null && pages.serve(cacheKey, res, { digest })) return;
           pages.record(cacheKey, res, { started, digest });
         }
+        if (framed && user && frames && locals.pageData && (await sendFramed(frames, req, res, locals, user, url, pathname))) return;
         compress(req as never, res as never, () =>
           (async () => {
             // A path no route matches (Astro hands it back without an error): the 404 page, once.

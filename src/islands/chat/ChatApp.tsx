@@ -7,6 +7,7 @@ import {
 import { $user } from '../../core/session/store';
 import type { ChatSummary, ChatsResponse, ConversationView } from '../../shared/chat.contract';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
+import { withIslandData } from '../shared/island-data';
 import { ChatList } from './ChatList';
 import { Conversation } from './Conversation';
 import { thumbUrl } from './format';
@@ -153,3 +154,6 @@ export function ChatApp(props: ChatAppProps) {
     </div>
   );
 }
+
+/** The island as the page hydrates it (`hydrateIsland`), its inputs from the page's island data. */
+export const ChatAppIsland = withIslandData(ChatApp);

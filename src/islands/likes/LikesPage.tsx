@@ -4,6 +4,7 @@ import { $likes, $likesStatus, loadLikes, setInitialLikes } from '../../core/lik
 import type { LikedByProfile, LikesResponse, LikeType } from '../../shared/chat.contract';
 import { type ProfileCard, photoUrl } from '../../shared/profiles.contract';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
+import { withIslandData } from '../shared/island-data';
 import './likes.css';
 
 export interface LikesPageProps extends IslandI18n {
@@ -91,3 +92,6 @@ export function LikesPage(props: LikesPageProps) {
     </div>
   );
 }
+
+/** The island as the page hydrates it (`hydrateIsland`), its inputs from the page's island data. */
+export const LikesPageIsland = withIslandData(LikesPage);

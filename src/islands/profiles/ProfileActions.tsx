@@ -5,6 +5,7 @@ import { blockProfile, likeProfile, reportProfile, unblockProfile } from '../../
 import { $pendingActions, runAction } from '../../core/toast/action.store';
 import { REPORT_REASONS } from '../../shared/profiles.contract';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
+import { withIslandData } from '../shared/island-data';
 import { PREMIUM_FEATURE_CODES, PremiumOnlyAlert } from '../shared/PremiumOnlyAlert';
 
 interface Props extends IslandI18n {
@@ -90,3 +91,6 @@ export function ProfileActions(props: Props) {
     </div>
   );
 }
+
+/** The island as the page hydrates it (`hydrateIsland`), its inputs from the page's island data. */
+export const ProfileActionsIsland = withIslandData(ProfileActions);

@@ -65,6 +65,8 @@ const LOADERS = {
 
 export type MemberPageRoute = keyof typeof LOADERS;
 type Loaded<R extends MemberPageRoute> = Awaited<ReturnType<(typeof LOADERS)[R]['load']>>;
+/** What the loader of member page `R` answers. */
+export type LoadedPage<R extends MemberPageRoute> = Loaded<R>;
 
 /** The loader of a member page at `pathname`, or null when the page reads its data while rendering. */
 export function memberPageLoader(pathname: string): { route: MemberPageRoute; load: Loader } | null {

@@ -14,7 +14,7 @@ const apis = new WeakMap<AppContext, ReturnType<typeof createApi>>();
  * request's cookie and host: the page renders exactly what its island later fetches (same rules,
  * same site scoping, same translated refusals), without a spinner on first paint.
  */
-async function answerOf<T>(locals: App.Locals, request: Request, path: string, query: Record<string, string | null | undefined> = {}): Promise<ApiAnswer<T>> {
+async function answerOf<T>(locals: App.Locals, request: Pick<Request, 'headers'>, path: string, query: Record<string, string | null | undefined> = {}): Promise<ApiAnswer<T>> {
   const app = locals.services.app;
   let api = apis.get(app);
   if (!api) {
@@ -79,7 +79,7 @@ export async function loadDirectDebit(locals: App.Locals, request: Request, bund
 }
 
 /** The member's running time bonus, for the shell's first paint. */
-export async function loadTimeBonusAnswer(locals: App.Locals, request: Request): Promise<TimeBonusResponse> {
+export async function loadTimeBonusAnswer(locals: App.Locals, request: Pick<Request, 'headers'>): Promise<TimeBonusResponse> {
   const answer = await answerOf<TimeBonusResponse>(locals, request, PAYMENTS_PATHS.timeBonus);
   return answer.status === 200 ? answer.body : { time_bonus: null };
 }

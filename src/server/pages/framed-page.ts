@@ -1,0 +1,83 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { inTimeBonusWindow } from '../../shared/constants';
+import type { SessionUser } from '../../shared/user.contract';
+import { COMPRESS_THRESHOLD, compressOnce, plainEncoding } from '../api/compression';
+import { contentSecurityPolicy } from '../security-headers';
+import { loadTimeBonusAnswer } from './payment-screens';
+import type { renderMemberBody } from './bodies';
+import { captureFrame, fillFrame, FrameStore, frameKey, framePattern, frameScriptHashes, layoutTitle } from './member-frame';
+
+export { FrameStore };
+
+/**
+ * The bodies' renderer (src/server/pages/bodies), handed over by src/middleware.ts with the first captured
+ * frame: the bodies render islands, which only Astro's (Vite's) build can load — not this entry's bundle.
+ */
+export type BodyRenderer = typeof renderMemberBody;
+let renderBody: BodyRenderer | null = null;
+
+/** Set on a member page made from a kept frame (for operators and the tests). */
+export const MEMBER_FRAME_HEADER = 'x-member-frame';
+
+/**
+ * Sends the member page for this request from its kept frame and a fresh body (src/server/pages/member-frame.ts),
+ * with the headers src/middleware.ts gives an Astro render (CSP of its inline scripts, `private, no-cache`,
+ * compressed in one call). False when the page must go through Astro: no frame yet (then this render's layout
+ * is captured as one), an Accept-Encoding only the compression middleware negotiates, or no body of its own.
+ * `locals.pageData` must hold the page's loaded data.
+ */
+export async function sendFramed(frames: FrameStore, req: IncomingMessage, res: ServerResponse, locals: App.Locals, user: SessionUser, url: string, pathname: string): Promise<boolean> {
+  const data = locals.pageData;
+  const encoding = plainEncoding(req.headers['accept-encoding']);
+  if (!data || encoding === undefined) return false;
+  const pageUrl = new URL(url, locals.ctx.requestOrigin);
+  // In a new member's first four hours the layout shows the time bonus: asked here once, for the layout
+  // too (locals.timeBonus), so frame key and page agree; its server clock is a hole of the frame.
+  const bonus = inTimeBonusWindow(user, locals.services.app.clock.now()) ? await loadTimeBonusAnswer(locals, { headers: requestHeaders(req) }) : null;
+  if (bonus) locals.timeBonus = bonus;
+  const serverNow = bonus?.time_bonus ? bonus.time_bonus.server_now : null;
+  const key = frameKey({
+    siteId: locals.ctx.site.id, requestOrigin: locals.ctx.requestOrigin, locale: locals.ctx.locale, country: locals.ctx.country,
+    pattern: framePattern(pathname), user, timeBonus: bonus?.time_bonus ? { ...bonus.time_bonus, server_now: null } : bonus,
+    apiSignupComplete: pageUrl.searchParams.has('api_signup_complete'), year: new Date().getUTCFullYear(),
+  });
+  const frame = frames.get(key);
+  if (!frame) {
+    // Astro renders this view; the middleware hands the page and its body here to keep the layout.
+    locals.frameCapture = (page, body, renderer) => {
+      renderBody = renderer;
+      const captured = captureFrame(page, body.html, layoutTitle(user, body.title), serverNow);
+      if (captured) frames.set(key, captured);
+    };
+    return false;
+  }
+  const render = renderBody;
+  const body = render ? render(locals, pageUrl, req.headers.cookie, data) : null;
+  if (!body) return false;
+  const page = fillFrame(frame, layoutTitle(user, body.title), body.html, serverNow ?? 0);
+  res.statusCode = body.status;
+  res.setHeader('Content-Type', 'text/html');
+  res.setHeader('Content-Security-Policy', contentSecurityPolicy(frameScriptHashes(frame, body.html)));
+  res.setHeader('Cache-Control', 'private, no-cache');
+  let payload: string | Buffer = page;
+  if (encoding && Buffer.byteLength(page) >= COMPRESS_THRESHOLD) {
+    payload = compressOnce(page, encoding);
+    res.setHeader('Content-Encoding', encoding);
+  }
+  // As the compression middleware says of every answer it could have compressed.
+  res.appendHeader('Vary', 'Accept-Encoding');
+  res.setHeader('Content-Length', Buffer.byteLength(payload));
+  res.setHeader(MEMBER_FRAME_HEADER, 'filled');
+  res.end(payload);
+  return true;
+}
+
+/** The request's headers as the in-process API call reads them (cookie, host, language, agent). */
+function requestHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const name of ['cookie', 'host', 'accept-language', 'user-agent']) {
+    const value = req.headers[name];
+    if (typeof value === 'string') headers.set(name, value);
+  }
+  return headers;
+}
