@@ -17,3 +17,9 @@ export interface MemberBody {
 export type BodyLocals = Pick<App.Locals, 'ctx' | 't' | 'user'>;
 
 export const memberBody = (title: string, markup: Html, status = 200): MemberBody => ({ title, html: markup.html, status });
+
+/** The body an Astro page renders, noted for the frame store (src/middleware.ts hands it over with the page). */
+export function pageBody(locals: App.Locals, body: MemberBody): MemberBody {
+  locals.memberBody = body;
+  return body;
+}
