@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { createApiNodeListener } from './api/node-listener';
 import { type AppContext, createAppContext } from './app-context';
 import { type Config, readConfig } from './config';
-import { createRequestContext, isSecureRequest, parseCookies, requestEndpoint } from './context/request-context';
+import { createRequestContext, isSecureRequest, cookieValue, requestEndpoint } from './context/request-context';
 import { DEMO_PASSWORD, demoMembers, seedIfEmpty } from './db/seed';
 import { fallbackErrorPage } from './errors/fallback-page';
 import { baseSecurityHeaders, NON_HTML_CSP } from './security-headers';
@@ -115,7 +115,7 @@ export async function startServer(config: Config = readConfig(), overrides: Part
     // A path Astro could not even decode is swapped for one it can route.
     const pageProblem = pageRequestProblem(req) ?? undefined;
     if (pageProblem) req.url = REQUEST_ERROR_PATH;
-    const token = parseCookies(req.headers.cookie)[AUTH_COOKIE];
+    const token = cookieValue(req.headers.cookie, AUTH_COOKIE);
     // A form post (login, signup without JavaScript …) is answered once its writes are on disk.
     if (req.method !== 'GET' && req.method !== 'HEAD') holdEndUntilDurable(res, app);
     const cacheKey = pages && !pageProblem ? pages.keyOf(req, { siteId: ctx.site.id, secure, locale: ctx.locale, country: ctx.country, token }) : null;

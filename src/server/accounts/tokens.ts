@@ -5,9 +5,17 @@ export function randomToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** Tokens are stored only as their SHA-256. */
+const recentHashes = new Map<string, string>();
+const RECENT_HASHES = 10_000;
+
+/** Tokens are stored only as their SHA-256 (the last 10,000 hashed are remembered: a session's every request needs it). */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  const known = recentHashes.get(token);
+  if (known !== undefined) return known;
+  const hash = createHash('sha256').update(token).digest('hex');
+  if (recentHashes.size >= RECENT_HASHES) recentHashes.clear();
+  recentHashes.set(token, hash);
+  return hash;
 }
 
 /** E-mail addresses compare case-insensitively and without surrounding space. */

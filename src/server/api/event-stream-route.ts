@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AccountsDeps, memberForSession } from '../accounts/accounts.service';
 import { recordDailyActive } from '../admin/stats.service';
-import { parseCookies, type RequestEndpoint } from '../context/request-context';
+import { cookieValue, type RequestEndpoint } from '../context/request-context';
 import { EVENTS_PATH, openEventStream, resumePoint } from '../events/event-stream';
 import type { SiteRegistry } from '../sites/site-registry';
 import { AUTH_COOKIE } from './session';
@@ -25,7 +25,7 @@ export function answerEventStream(
 ): boolean {
   const url = req.url ?? '';
   if (req.method !== 'GET' || !url.startsWith(EVENTS_PATH) || (url.length > EVENTS_PATH.length && url[EVENTS_PATH.length] !== '?')) return false;
-  const token = parseCookies(req.headers.cookie)[AUTH_COOKIE];
+  const token = cookieValue(req.headers.cookie, AUTH_COOKIE);
   if (!token) {
     fallback();
     return true;

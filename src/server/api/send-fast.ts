@@ -6,7 +6,7 @@ import { type AccountsDeps, memberForSession } from '../accounts/accounts.servic
 import { recordDailyActive } from '../admin/stats.service';
 import { sendMessageFast } from '../chat/send-fast';
 import type { RequestEndpoint } from '../context/request-context';
-import { parseCookies } from '../context/request-context';
+import { cookieValue } from '../context/request-context';
 import type { SiteRegistry } from '../sites/site-registry';
 import { COMPRESS_THRESHOLD } from './compression';
 import { AUTH_COOKIE } from './session';
@@ -48,7 +48,7 @@ export function answerSend(
   if (!JSON_TYPE.test(h['content-type'] ?? '') || h['transfer-encoding'] !== undefined) return false;
   const length = h['content-length'];
   if (length === undefined || !LENGTH.test(length) || Number(length) === 0 || Number(length) > app.config.bodyLimitBytes) return false;
-  const token = parseCookies(h.cookie)[AUTH_COOKIE];
+  const token = cookieValue(h.cookie, AUTH_COOKIE);
   if (!token) return false;
 
   const chunks: Buffer[] = [];

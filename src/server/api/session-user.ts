@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AccountsDeps, memberForSession, sessionUserBody } from '../accounts/accounts.service';
 import type { RequestEndpoint } from '../context/request-context';
-import { parseCookies } from '../context/request-context';
+import { cookieValue } from '../context/request-context';
 import type { SiteRegistry } from '../sites/site-registry';
 import { AUTH_COOKIE } from './session';
 
@@ -19,7 +19,7 @@ export function answerSessionUser(
 ): boolean {
   if (req.method !== 'GET' || req.url !== '/api/user.php') return false;
   const site = sites.forHost(endpoint.host);
-  const token = parseCookies(req.headers.cookie)[AUTH_COOKIE];
+  const token = cookieValue(req.headers.cookie, AUTH_COOKIE);
   const send = (body: string) => {
     // Below the 1 KB compression threshold in practice; a longer answer goes through the compressing path.
     if (body.length > 1000) return fallback();

@@ -25,6 +25,27 @@ export interface RequestContext {
 }
 
 /** Parses a Cookie header into a name → value map (first occurrence wins). */
+/** `parseCookies(header)[name]` without reading the other cookies (the session cookie on every request). */
+export function cookieValue(header: string | null | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (let from = 0; from < header.length; ) {
+    let end = header.indexOf(';', from);
+    if (end < 0) end = header.length;
+    const eq = header.indexOf('=', from);
+    if (eq > from && eq < end && header.slice(from, eq).trim() === name) {
+      const raw = header.slice(eq + 1, end).trim().replace(/^"(.*)"$/, '$1');
+      if (!raw.includes('%')) return raw;
+      try {
+        return decodeURIComponent(raw);
+      } catch {
+        return raw;
+      }
+    }
+    from = end + 1;
+  }
+  return undefined;
+}
+
 export function parseCookies(header: string | null | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   if (!header) return out;

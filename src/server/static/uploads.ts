@@ -6,7 +6,7 @@ import path from 'node:path';
 import { memberForSession } from '../accounts/accounts.service';
 import { AUTH_COOKIE } from '../api/session';
 import type { AppContext } from '../app-context';
-import { createRequestContext, parseCookies } from '../context/request-context';
+import { createRequestContext, cookieValue } from '../context/request-context';
 import { photoFileOwner } from '../photos/photos.service';
 import { NON_HTML_CSP } from '../security-headers';
 
@@ -40,7 +40,7 @@ export function createUploadHandler(app: AppContext) {
       app.config,
     );
     if (site.id !== owner.site_id) return null;
-    const token = parseCookies(req.headers.cookie)[AUTH_COOKIE];
+    const token = cookieValue(req.headers.cookie, AUTH_COOKIE);
     const member = await memberForSession(accounts, site, token);
     if (!member) return null;
     if (owner.user_id !== null && member.user.id === owner.user_id) return 'private';
