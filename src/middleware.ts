@@ -1,6 +1,6 @@
 import { defineMiddleware, sequence } from 'astro:middleware';
 import { getT } from './shared/i18n';
-import { COMPRESS_THRESHOLD, compressOnce, plainEncoding } from './server/api/compression';
+import { compressedPage, PAGE_CACHE_CONTROL, plainEncoding } from './server/api/compression';
 import { contentSecurityPolicy, inlineScriptHashes } from './server/security-headers';
 import { createRequestContext } from './server/context/request-context';
 import { readConfig } from './server/config';
@@ -52,16 +52,15 @@ const csp = defineMiddleware(async (astro, next) => {
   if (frameCapture && memberBody && response.status === memberBody.status && !response.headers.has('set-cookie')) frameCapture(html, memberBody, renderMemberBody);
   const headers = new Headers(response.headers);
   headers.set('Content-Security-Policy', contentSecurityPolicy(inlineScriptHashes(html)));
-  headers.set('Cache-Control', 'private, no-cache');
+  headers.set('Cache-Control', PAGE_CACHE_CONTROL);
   // The page is whole here: compressed in one call, which costs a third of a compression stream per
   // response (the node entry's compression then leaves it alone; unusual Accept-Encoding headers are its job).
-  const encoding = import.meta.env.PROD ? plainEncoding(astro.request.headers.get('accept-encoding') ?? undefined) : null;
-  if (encoding && Buffer.byteLength(html) >= COMPRESS_THRESHOLD) {
-    headers.set('Content-Encoding', encoding);
+  const page = compressedPage(html, import.meta.env.PROD ? plainEncoding(astro.request.headers.get('accept-encoding') ?? undefined) : null);
+  if (page.encoding) {
+    headers.set('Content-Encoding', page.encoding);
     headers.append('Vary', 'Accept-Encoding');
-    return new Response(compressOnce(html, encoding) as unknown as BodyInit, { status: response.status, statusText: response.statusText, headers });
   }
-  return new Response(html, { status: response.status, statusText: response.statusText, headers });
+  return new Response(page.body as unknown as BodyInit, { status: response.status, statusText: response.statusText, headers });
 });
 
 export const onRequest = sequence(context, csp);

@@ -41,3 +41,16 @@ export function plainEncoding(header: string | undefined): 'br' | 'gzip' | null 
 export function compressOnce(body: string, encoding: 'br' | 'gzip'): Buffer {
   return encoding === 'br' ? brotliCompressSync(body, BROTLI) : gzipSync(body, GZIP);
 }
+
+/** Cache-Control of a page rendered on request (Astro's, src/middleware.ts, and framed member pages). */
+export const PAGE_CACHE_CONTROL = 'private, no-cache';
+
+/**
+ * A whole HTML page as it goes out: compressed in one call with the client's plain choice of encoding when
+ * it is long enough, else as it is (`encoding` null). Astro's pages (src/middleware.ts) and framed member pages
+ * (src/server/pages/framed-page.ts) both send pages this way.
+ */
+export function compressedPage(html: string, encoding: 'br' | 'gzip' | null | undefined): { body: string | Buffer; encoding: 'br' | 'gzip' | null } {
+  if (encoding && Buffer.byteLength(html) >= COMPRESS_THRESHOLD) return { body: compressOnce(html, encoding), encoding };
+  return { body: html, encoding: null };
+}

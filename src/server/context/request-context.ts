@@ -24,7 +24,17 @@ export interface RequestContext {
   knownHost: boolean;
 }
 
-/** Parses a Cookie header into a name → value map (first occurrence wins). */
+/** A cookie's value as sent (`name=value` after the `=`): unquoted and percent-decoded where it decodes. */
+function cookieText(sent: string): string {
+  const raw = sent.trim().replace(/^"(.*)"$/, '$1');
+  if (!raw.includes('%')) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 /** `parseCookies(header)[name]` without reading the other cookies (the session cookie on every request). */
 export function cookieValue(header: string | null | undefined, name: string): string | undefined {
   if (!header) return undefined;
@@ -32,20 +42,13 @@ export function cookieValue(header: string | null | undefined, name: string): st
     let end = header.indexOf(';', from);
     if (end < 0) end = header.length;
     const eq = header.indexOf('=', from);
-    if (eq > from && eq < end && header.slice(from, eq).trim() === name) {
-      const raw = header.slice(eq + 1, end).trim().replace(/^"(.*)"$/, '$1');
-      if (!raw.includes('%')) return raw;
-      try {
-        return decodeURIComponent(raw);
-      } catch {
-        return raw;
-      }
-    }
+    if (eq > from && eq < end && header.slice(from, eq).trim() === name) return cookieText(header.slice(eq + 1, end));
     from = end + 1;
   }
   return undefined;
 }
 
+/** Parses a Cookie header into a name → value map (first occurrence wins). */
 export function parseCookies(header: string | null | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   if (!header) return out;
@@ -54,12 +57,7 @@ export function parseCookies(header: string | null | undefined): Record<string, 
     if (eq < 1) continue;
     const name = part.slice(0, eq).trim();
     if (name in out) continue;
-    const raw = part.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
-    try {
-      out[name] = decodeURIComponent(raw);
-    } catch {
-      out[name] = raw;
-    }
+    out[name] = cookieText(part.slice(eq + 1));
   }
   return out;
 }

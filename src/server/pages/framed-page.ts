@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inTimeBonusWindow } from '../../shared/constants';
 import type { SessionUser } from '../../shared/user.contract';
-import { COMPRESS_THRESHOLD, compressOnce, plainEncoding } from '../api/compression';
+import { compressedPage, PAGE_CACHE_CONTROL, plainEncoding } from '../api/compression';
 import { contentSecurityPolicy } from '../security-headers';
 import { loadTimeBonusAnswer } from './payment-screens';
 import type { renderMemberBody } from './bodies';
@@ -33,7 +33,7 @@ export async function sendFramed(frames: FrameStore, req: IncomingMessage, res: 
   const pageUrl = new URL(url, locals.ctx.requestOrigin);
   // In a new member's first four hours the layout shows the time bonus: asked here once, for the layout
   // too (locals.timeBonus), so frame key and page agree; its server clock is a hole of the frame.
-  const bonus = inTimeBonusWindow(user, locals.services.app.clock.now()) ? await loadTimeBonusAnswer(locals, { headers: requestHeaders(req) }) : null;
+  const bonus = inTimeBonusWindow(user, locals.services.app.clock.now()) ? await loadTimeBonusAnswer(locals, { headers: headersOf(req) }) : null;
   if (bonus) locals.timeBonus = bonus;
   const serverNow = bonus?.time_bonus ? bonus.time_bonus.server_now : null;
   const key = frameKey({
@@ -58,26 +58,21 @@ export async function sendFramed(frames: FrameStore, req: IncomingMessage, res: 
   res.statusCode = body.status;
   res.setHeader('Content-Type', 'text/html');
   res.setHeader('Content-Security-Policy', contentSecurityPolicy(frameScriptHashes(frame, body.html)));
-  res.setHeader('Cache-Control', 'private, no-cache');
-  let payload: string | Buffer = page;
-  if (encoding && Buffer.byteLength(page) >= COMPRESS_THRESHOLD) {
-    payload = compressOnce(page, encoding);
-    res.setHeader('Content-Encoding', encoding);
-  }
+  res.setHeader('Cache-Control', PAGE_CACHE_CONTROL);
+  const sent = compressedPage(page, encoding);
+  if (sent.encoding) res.setHeader('Content-Encoding', sent.encoding);
   // As the compression middleware says of every answer it could have compressed.
   res.appendHeader('Vary', 'Accept-Encoding');
-  res.setHeader('Content-Length', Buffer.byteLength(payload));
+  res.setHeader('Content-Length', Buffer.byteLength(sent.body));
   res.setHeader(MEMBER_FRAME_HEADER, 'filled');
-  res.end(payload);
+  res.end(sent.body);
   return true;
 }
 
-/** The request's headers as the in-process API call reads them (cookie, host, language, agent). */
-function requestHeaders(req: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const name of ['cookie', 'host', 'accept-language', 'user-agent']) {
-    const value = req.headers[name];
-    if (typeof value === 'string') headers.set(name, value);
-  }
-  return headers;
-}
+/** The node request's headers as a web Request's `headers.get` answers them. */
+const headersOf = (req: IncomingMessage) => ({
+  get: (name: string) => {
+    const value = req.headers[name.toLowerCase()];
+    return typeof value === 'string' ? value : null;
+  },
+});

@@ -3,7 +3,6 @@ import { titleWithCount } from '../../shared/constants';
 import type { SessionUser } from '../../shared/user.contract';
 import { inlineScriptHashes } from '../security-headers';
 import { escapeAttribute, escapeText } from './html';
-import type { MemberBody } from './bodies/body';
 
 /**
  * Member pages rendered without Astro's per-request pipeline (issue 14: a render through Astro costs
@@ -168,5 +167,3 @@ export class FrameStore {
     return this.#frames.size;
   }
 }
-
-export type { MemberBody };

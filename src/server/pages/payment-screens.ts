@@ -7,6 +7,8 @@ import type { AppContext } from '../app-context';
 import { createApi } from '../api/app';
 
 type ApiAnswer<T> = { status: number; body: T };
+/** What the in-process call reads of the page request: its headers (a web Request, or the node entry's view of one). */
+type PageRequest = { headers: Pick<Headers, 'get'> };
 const apis = new WeakMap<AppContext, ReturnType<typeof createApi>>();
 
 /**
@@ -14,7 +16,7 @@ const apis = new WeakMap<AppContext, ReturnType<typeof createApi>>();
  * request's cookie and host: the page renders exactly what its island later fetches (same rules,
  * same site scoping, same translated refusals), without a spinner on first paint.
  */
-async function answerOf<T>(locals: App.Locals, request: Pick<Request, 'headers'>, path: string, query: Record<string, string | null | undefined> = {}): Promise<ApiAnswer<T>> {
+async function answerOf<T>(locals: App.Locals, request: PageRequest, path: string, query: Record<string, string | null | undefined> = {}): Promise<ApiAnswer<T>> {
   const app = locals.services.app;
   let api = apis.get(app);
   if (!api) {
@@ -79,7 +81,7 @@ export async function loadDirectDebit(locals: App.Locals, request: Request, bund
 }
 
 /** The member's running time bonus, for the shell's first paint. */
-export async function loadTimeBonusAnswer(locals: App.Locals, request: Pick<Request, 'headers'>): Promise<TimeBonusResponse> {
+export async function loadTimeBonusAnswer(locals: App.Locals, request: PageRequest): Promise<TimeBonusResponse> {
   const answer = await answerOf<TimeBonusResponse>(locals, request, PAYMENTS_PATHS.timeBonus);
   return answer.status === 200 ? answer.body : { time_bonus: null };
 }

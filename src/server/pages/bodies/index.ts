@@ -5,7 +5,7 @@ import type { MemberPageData } from '../member-page-data';
 import type { BodyLocals, MemberBody } from './body';
 import { chatBody } from './chat-body';
 import { likesBody } from './likes-body';
-import { membersBody } from './members-body';
+import { membersBody, visitNetwork } from './members-body';
 import { ownProfileBody } from './own-profile-body';
 import { profileScreenBody } from './profile-body';
 
@@ -17,7 +17,7 @@ import { profileScreenBody } from './profile-body';
 export function bodyOfMemberPage(locals: BodyLocals, url: URL, cookie: string | undefined, data: MemberPageData): MemberBody | null {
   switch (data.route) {
     case 'members':
-      return membersBody(locals, url, cookie, data.value as Parameters<typeof membersBody>[3]);
+      return membersBody(locals, url, visitNetwork(url, cookie), data.value as Parameters<typeof membersBody>[3]);
     case 'members-id': {
       const screen = data.value as Parameters<typeof profileScreenBody>[1];
       return screen.profile || screen.blockedBy ? profileScreenBody(locals, screen) : null;

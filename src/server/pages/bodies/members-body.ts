@@ -10,14 +10,12 @@ import type { LoadedPage } from '../member-page-data';
 import { type BodyLocals, type MemberBody, memberBody } from './body';
 
 /**
- * /members: the first page of results, server-rendered (the form is a plain GET without JavaScript);
+ * /members: the first page of results (`network`: the visit's tracking network, `visitNetwork`), server-rendered (the form is a plain GET without JavaScript);
  * the MemberSearch island then loads filters and pages through the search store.
  */
-export function membersBody(locals: BodyLocals, url: URL, cookie: string | null | undefined, data: LoadedPage<'members'>): MemberBody {
+export function membersBody(locals: BodyLocals, url: URL, network: string | null, data: LoadedPage<'members'>): MemberBody {
   const { ctx, t, user } = locals;
   const site = ctx.site;
-  // The tracking network of the visit: on this URL or kept in the visit's cookie since the landing page.
-  const network = requestTracking(url, cookie ?? null).network ?? null;
   const { query, issue, result } = data;
   const { page: _page, ...filters } = query ?? {};
   const invalid = issue === null ? null : /^[a-z_]+\.[a-z_]+$/.test(issue) ? issue : 'error.invalid_input';
@@ -36,3 +34,6 @@ export function membersBody(locals: BodyLocals, url: URL, cookie: string | null 
     user && html`<span class="members-links"><a class="btn btn-outline" href="/match-finder">${t('finder.title')}</a> <a class="btn btn-outline" href="/swipe-game">${t('swipe.title')}</a></span>`
   }</div>${raw(island)}</div>`);
 }
+
+/** The tracking network of the visit: on this URL or kept in the visit's cookie since the landing page. */
+export const visitNetwork = (url: URL, cookie: string | null | undefined) => requestTracking(url, cookie).network ?? null;
