@@ -2,6 +2,8 @@ import * as v from 'valibot';
 import { MIN_AGE } from './constants';
 import { LOCALES } from './locales';
 import { BODY_TYPES, EYE_COLORS, GENDERS, HAIR_COLORS, RELATIONSHIP_STATUSES, SEXUALITIES, TATTOO_OPTIONS, PROFILE_NOTE_MAX } from './profile-options';
+import { IdSchema } from './ids';
+import { TRACKING_NETWORK, TRACKING_VALUE } from './tracking';
 
 /** Notification types (SPEC §3); each can be switched per channel. */
 export const NOTIFICATION_TYPES = [
@@ -59,11 +61,11 @@ const Name = v.pipe(
 
 const Tracking = v.optional(
   v.object({
-    network: v.optional(v.pipe(v.string(), v.maxLength(64))),
-    ref: v.optional(v.pipe(v.string(), v.maxLength(64))),
-    sub1: v.optional(v.pipe(v.string(), v.maxLength(128))),
-    sub2: v.optional(v.pipe(v.string(), v.maxLength(128))),
-    sub3: v.optional(v.pipe(v.string(), v.maxLength(128))),
+    network: v.optional(v.pipe(v.string(), v.regex(TRACKING_NETWORK))),
+    ref: v.optional(v.pipe(v.string(), v.regex(TRACKING_NETWORK))),
+    sub1: v.optional(v.pipe(v.string(), v.regex(TRACKING_VALUE))),
+    sub2: v.optional(v.pipe(v.string(), v.regex(TRACKING_VALUE))),
+    sub3: v.optional(v.pipe(v.string(), v.regex(TRACKING_VALUE))),
   }),
 );
 
@@ -78,7 +80,7 @@ export function SignupSchema(now: () => number) {
       date_of_birth: DateOfBirth(now),
       gender: v.optional(v.picklist(GENDERS, 'error.invalid_input')),
       signup_message: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(1000, 'error.invalid_input'))),
-      target_profile_id: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+      target_profile_id: v.optional(IdSchema),
       tracking: Tracking,
       language: v.optional(v.picklist(LOCALES)),
     }),

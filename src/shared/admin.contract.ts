@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { IdSchema } from './ids';
 
 /** Staff roles of the operator console (issue 11). */
 export const STAFF_ROLES = ['admin', 'moderator', 'operator', 'finance'] as const;
@@ -61,7 +62,7 @@ export const ADMIN_PATHS = {
   audit: 'admin/audit.php',
 } as const;
 
-const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2 ** 31 - 1));
+const Id = IdSchema;
 export const TotpCode = v.pipe(v.string(), v.trim(), v.regex(/^\d{6}$/, 'admin.error.code_format'));
 export const VerifySchema = v.union([
   v.object({ code: TotpCode }),

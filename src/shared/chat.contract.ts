@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { ProfileCard } from './profiles.contract';
 import type { CreditsEvent } from './payments.contract';
+import { IdSchema } from './ids';
 
 /**
  * Chat, likes and realtime contract (SPEC §2 chats, §3 Chat state, §4 likes and removing a chat,
@@ -22,8 +23,8 @@ export const REFRESH_FIRST_MS = 5_000;
 /** Images sent in chat: same formats and size limit as profile photos. */
 export const CHAT_IMAGE_PATH = '/api/chat-image.php';
 
-export const ConversationIdSchema = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2 ** 31 - 1));
-const ProfileId = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2 ** 31 - 1));
+export const ConversationIdSchema = IdSchema;
+const ProfileId = IdSchema;
 /** A client-made id (e.g. crypto.randomUUID()) so a retried send is stored and charged once. */
 const ClientId = v.pipe(v.string(), v.minLength(8), v.maxLength(64), v.regex(/^[A-Za-z0-9-]+$/));
 

@@ -127,6 +127,8 @@ export const ABUSE_LIMITS = {
   message_minute: { points: 20, seconds: 60 },
   /** Photos and chat images one member uploads an hour. */
   upload_hour: { points: 30, seconds: 3_600 },
+  /** Lander views counted from one IP address an hour (each visit counts a lander once anyway). */
+  lander_view_ip: { points: 60, seconds: 3_600 },
 } as const;
 export type AbuseLimitName = keyof typeof ABUSE_LIMITS;
 /** SPEC §9: the top progress bar on navigation. */

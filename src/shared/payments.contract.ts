@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { IdTextSchema } from './ids';
 
 /**
  * Payments contract (issue 10; SPEC §2 credits/transactions/directdebit/premium, §3 Payment,
@@ -225,6 +226,11 @@ export interface Receipt {
   /** Receipt number, e.g. "KIN-2026-000123". */
   number: string;
   payment: Payment;
+  /**
+   * Why this country's VAT applies: the visitor's country (GeoIP/CDN), the profile's and, for direct
+   * debit, the IBAN's, as recorded with the order (null for older payments).
+   */
+  country_evidence: { ip: string | null; profile: string | null; iban: string | null } | null;
 }
 
 // ─── Endpoints ──────────────────────────────────────────────────────────────────────────────
@@ -243,12 +249,23 @@ export const PAYMENTS_PATHS = {
   localMollie: '/api/local-mollie/v2/',
 } as const;
 
+/**
+ * "Try another method" after a payment that did not go through: the same bundle, country and discount
+ * code (an entered code is never dropped on the way; an automatic one applies again by itself).
+ */
+export function retryPath(payment: Pick<Payment, 'bundle_id' | 'country' | 'discount_code'>): string {
+  const params = new URLSearchParams({ country: payment.country });
+  if (payment.discount_code) params.set('discount', payment.discount_code);
+  return `/credits/${payment.bundle_id}?${params}`;
+}
+
 /** Page the provider returns the buyer to: `${RETURN_PATH}?id=<payment_id>`. */
 export const RETURN_PATH = '/credits/return';
 
 const CountryCode = v.pipe(v.string(), v.regex(/^[A-Z]{2}$/));
 const BundleId = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000));
-const CodeSchema = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(64), v.regex(/^[A-Za-z0-9_-]+$/));
+/** A discount code as typed (case-insensitive). */
+export const DiscountCodeSchema = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(64), v.regex(/^[A-Za-z0-9_-]+$/));
 
 /**
  * GET /api/credits.php?country=XX&discount=CODE — everything /credits needs (logged out too, for /pricing:
@@ -257,7 +274,7 @@ const CodeSchema = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(64),
  */
 export const CreditsQuerySchema = v.object({
   country: v.optional(CountryCode),
-  discount: v.optional(CodeSchema),
+  discount: v.optional(DiscountCodeSchema),
 });
 export interface CreditsResponse {
   /** The payment country used, and the ones the member may switch to (with their currency). */
@@ -283,7 +300,7 @@ export interface CreditsResponse {
 export const MethodsQuerySchema = v.object({
   bundle: v.pipe(v.string(), v.regex(/^\d{1,7}$/), v.transform(Number), BundleId),
   country: v.optional(CountryCode),
-  discount: v.optional(CodeSchema),
+  discount: v.optional(DiscountCodeSchema),
 });
 export interface MethodsResponse {
   country: string;
@@ -303,7 +320,7 @@ export const CreatePaymentSchema = v.object({
   method: v.picklist(PAYMENT_METHOD_IDS),
   issuer: v.optional(v.pipe(v.string(), v.maxLength(64), v.regex(/^[A-Za-z0-9_.-]+$/))),
   country: CountryCode,
-  discount: v.optional(CodeSchema),
+  discount: v.optional(DiscountCodeSchema),
   consent: v.literal(true),
 });
 export type CreatePaymentInput = v.InferOutput<typeof CreatePaymentSchema>;
@@ -311,20 +328,25 @@ export interface CreatePaymentResponse { payment_id: number; checkout_url: strin
 
 /** GET /api/payments.php?id=ID — the return page's status poll (own payments only). */
 export const PaymentIdQuerySchema = v.object({
-  id: v.pipe(v.string(), v.regex(/^\d{1,10}$/), v.transform(Number), v.integer(), v.minValue(1), v.maxValue(2 ** 31 - 1)),
+  id: IdTextSchema,
 });
 export interface PaymentStatusResponse { payment: Payment; view: PaymentView; credits: number; paid_user: boolean }
 
 /** GET /api/transactions.php — the member's payments, newest first. ?id=ID — one, as a receipt. */
 export interface TransactionsResponse { transactions: Payment[] }
-export interface TransactionResponse { receipt: Receipt }
+/** `receipt` only once the money was received (paid, refunded, charged back); else null and the payment's state. */
+export interface TransactionResponse { receipt: Receipt | null; payment: Payment }
 
 /**
  * POST /api/repeat-order.php — premium only: the last bundle again with the stored card/mandate.
  * Declined → 402 { error: 'card_failed', message: 'Credit card payment failed', retry: {bundle, country} }
  * so the UI offers "try again" and "pay with PayPal" (/credits/{bundle}/paypal).
  */
-export const RepeatOrderSchema = v.object({ consent: v.literal(true) });
+export const RepeatOrderSchema = v.object({
+  consent: v.literal(true),
+  /** Idempotency key made by the page for one intended order: a double click or a retry is the same order. */
+  key: v.optional(v.pipe(v.string(), v.minLength(8), v.maxLength(64), v.regex(/^[A-Za-z0-9-]+$/))),
+});
 export interface RepeatOrderResponse { payment: Payment; view: PaymentView; credits: number }
 
 // ─── Direct debit (SPEC §5) ─────────────────────────────────────────────────────────────────
@@ -355,7 +377,7 @@ export interface DirectDebitSmsResponse { sent: true; expires_at: number; resend
 export const DirectDebitSchema = v.object({
   bundle: BundleId,
   country: CountryCode,
-  discount: v.optional(CodeSchema),
+  discount: v.optional(DiscountCodeSchema),
   account_holder: Text(70),
   iban: v.pipe(v.string(), v.trim(), v.minLength(15, 'payments.dd.iban_invalid'), v.maxLength(42, 'payments.dd.iban_invalid')),
   street: Text(70),
@@ -396,7 +418,7 @@ export interface DirectDebitResponse { payment: Payment; view: PaymentView; mand
  * GET /api/discount.php?welcome=true → { discount } the time bonus or welcome code, or null (never an error).
  */
 export const DiscountQuerySchema = v.union([
-  v.object({ code: CodeSchema }),
+  v.object({ code: DiscountCodeSchema }),
   v.object({ welcome: v.literal('true') }),
 ]);
 export interface DiscountResponse { discount: DiscountCode | null }

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { FREE_LIKES_PER_DAY, MIN_AGE } from './constants';
 import { GENDERS } from './profile-options';
+import { IdSchema } from './ids';
 
 const Age = v.pipe(v.string(), v.regex(/^\d{1,3}$/), v.transform(Number), v.minValue(MIN_AGE), v.maxValue(99));
 
@@ -28,16 +29,16 @@ export const SEARCH_COUNT_CAP = 10_000;
 
 export const REPORT_REASONS = ['fake', 'spam', 'offensive', 'underage', 'scam', 'other'] as const;
 export const ReportSchema = v.object({
-  profile_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  profile_id: IdSchema,
   reason: v.picklist(REPORT_REASONS),
   details: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(1000))),
   /** A message of that profile, when reported from the chat. */
-  message_id: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2 ** 31 - 1))),
+  message_id: v.optional(IdSchema),
 });
-export const ProfileIdSchema = v.object({ profile_id: v.pipe(v.number(), v.integer(), v.minValue(1)) });
+export const ProfileIdSchema = v.object({ profile_id: IdSchema });
 export const LIKE_SOURCES = ['profile', 'search', 'match_finder', 'swipe', 'like_modal'] as const;
 export const LikeSchema = v.object({
-  profile_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  profile_id: IdSchema,
   source: v.optional(v.picklist(LIKE_SOURCES), 'profile'),
 });
 export { FREE_LIKES_PER_DAY };
@@ -65,7 +66,7 @@ export interface SearchResult {
 }
 
 export const SwipeSchema = v.object({
-  profile_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  profile_id: IdSchema,
   decision: v.picklist(['like', 'pass']),
 });
 export interface SwipeDeck {

@@ -17,10 +17,19 @@ export type LanderType = (typeof LANDER_TYPES)[number];
 /** The slug of a lander reached without one (/landers/<type>). */
 export const DEFAULT_LANDER_SLUG = 'default';
 
-export type Tracking = Partial<Record<TrackingParam, string>> & { lander?: LanderType; slug?: string };
+/**
+ * `viewed`: the landers (`type/slug`) whose view this visit already counted in the lander funnel
+ * (the last VIEWED_MAX), so a reload or a replayed beacon counts once.
+ */
+export type Tracking = Partial<Record<TrackingParam, string>> & { lander?: LanderType; slug?: string; viewed?: string[] };
+export const VIEWED_MAX = 10;
+const VIEWED = /^[a-z]{1,32}\/[a-z0-9][a-z0-9-]{0,63}$/;
 
-const VALUE = /^[\w.~:@+-]{1,128}$/;
-const NETWORK = /^[\w.-]{1,64}$/;
+/** The charset and length a tracking value may have (network and ref tighter), in the cookie and in the signup body alike. */
+export const TRACKING_VALUE = /^[\w.~:@+-]{1,128}$/;
+export const TRACKING_NETWORK = /^[\w.-]{1,64}$/;
+const VALUE = TRACKING_VALUE;
+const NETWORK = TRACKING_NETWORK;
 const SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 /** One tracking value if it is safe to keep (networks are tighter, the rest up to 128 plain characters). */
@@ -60,7 +69,7 @@ export function trackingOfQuery(params: URLSearchParams): Partial<Record<Trackin
 /** Serialises tracking for the cookie (a query string, so no JSON quoting in cookies). */
 export function encodeTracking(tracking: Tracking): string {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(tracking)) if (v) params.set(k, v);
+  for (const [k, v] of Object.entries(tracking)) if (v && v.length > 0) params.set(k, Array.isArray(v) ? v.join(',') : v);
   return params.toString();
 }
 
@@ -77,6 +86,8 @@ export function decodeTracking(value: string | undefined | null): Tracking {
   const lander = params.get('lander');
   const slug = params.get('slug');
   if (isLanderType(lander) && isLanderSlug(slug)) Object.assign(out, { lander, slug });
+  const viewed = (params.get('viewed') ?? '').split(',').filter((v) => VIEWED.test(v)).slice(-VIEWED_MAX);
+  if (viewed.length > 0) out.viewed = viewed;
   return out;
 }
 
@@ -90,5 +101,5 @@ export function mergeTracking(current: Tracking, pathname: string, params: URLSe
   if (!fresh && !lander) return current;
   const source = fresh ?? Object.fromEntries(TRACKING_PARAMS.filter((k) => current[k]).map((k) => [k, current[k]]));
   const place = lander ?? (current.lander && current.slug ? { lander: current.lander, slug: current.slug } : {});
-  return { ...source, ...place };
+  return { ...source, ...place, ...(current.viewed ? { viewed: current.viewed } : {}) };
 }

@@ -200,9 +200,9 @@ describe('periodic slots', () => {
     expect(new Date(isoWeek(Date.parse('2026-11-25T08:00:00Z')).start).toISOString()).toBe('2026-11-23T00:00:00.000Z');
     expect(isoWeek(Date.parse('2027-01-01T12:00:00Z')).key).toBe('2026-W53');
     expect(isoWeek(Date.parse('2025-12-29T00:00:00Z')).key).toBe('2026-W01');
-    const now = Date.parse('2026-11-25T08:30:00Z');
+    const now = Date.parse('2026-11-25T08:33:00Z');
     expect(Object.fromEntries(PERIODIC_JOBS.map((p) => [p.name, p.slot(now).key]))).toEqual({
-      erase_accounts: '2026-11-25T08', prune: '2026-11-25T08', unread_reminders: '2026-11-25', weekly_update: '2026-W48',
+      settle_payments: '2026-11-25T08:30', erase_accounts: '2026-11-25T08', prune: '2026-11-25T08', unread_reminders: '2026-11-25', weekly_update: '2026-W48',
     });
   });
 });

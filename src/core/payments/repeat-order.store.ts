@@ -21,6 +21,12 @@ export function setRepeatConsent(consent: boolean) {
   $repeatOrder.set({ ...$repeatOrder.get(), consent, consentMissing: false });
 }
 
+/**
+ * The idempotency key of the order being placed: kept across a double click and a retry after a
+ * network error (the server answers the same order), new once an answer said how the order ended.
+ */
+let orderKey: string | null = null;
+
 /** POST /api/repeat-order.php; on success the answer's payment is followed like the return page's. */
 export async function orderAgain(): Promise<void> {
   const state = $repeatOrder.get();
@@ -30,14 +36,19 @@ export async function orderAgain(): Promise<void> {
     return;
   }
   $repeatOrder.set({ ...state, status: 'sending', message: null });
+  orderKey ??= crypto.randomUUID();
+  const key = orderKey;
   try {
     const answer = await call(() =>
-      api.post(PAYMENTS_PATHS.repeatOrder.replace(/^\/api\//, ''), { json: { consent: true }, retry: 0 }).json<RepeatOrderResponse>());
+      api.post(PAYMENTS_PATHS.repeatOrder.replace(/^\/api\//, ''), { json: { consent: true, key }, retry: 0 }).json<RepeatOrderResponse>());
+    orderKey = null;
     setTotals({ credits: answer.credits });
     watchPayment(answer.payment.payment_id, { payment: answer.payment, view: answer.view, credits: answer.credits, paid_user: true });
     $repeatOrder.set({ ...$repeatOrder.get(), status: 'done' });
   } catch (err) {
     const api = err instanceof ApiError ? err : null;
+    // A refusal ended this order (a retry is a new one); a network error leaves it unknown: same key again.
+    if (api && api.status < 500) orderKey = null;
     $repeatOrder.set({ ...$repeatOrder.get(), status: api?.code === 'card_failed' ? 'card_failed' : 'error', message: api?.message ?? null });
   }
 }
@@ -50,5 +61,6 @@ export function retryRepeatOrder() {
 
 /** Test helper. */
 export function resetRepeatOrder() {
+  orderKey = null;
   $repeatOrder.set({ status: 'ready', consent: false, consentMissing: false, message: null });
 }

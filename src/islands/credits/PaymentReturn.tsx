@@ -3,7 +3,7 @@ import type { TFunction } from 'i18next';
 import { useEffect } from 'react';
 import { $paymentWatch, type PaymentWatch, watchPayment } from '../../core/payments/payment-status.store';
 import { $user } from '../../core/session/store';
-import type { PaymentStatusResponse } from '../../shared/payments.contract';
+import { type PaymentStatusResponse, retryPath } from '../../shared/payments.contract';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
 import { useSeeded } from './seed';
 import './credits.css';
@@ -16,7 +16,7 @@ export interface PaymentReturnProps extends IslandI18n {
 /** The state of one payment: loading → pending → completed (credits added) / failed or cancelled. */
 export function PaymentResult({ t, watch, credits }: { t: TFunction; watch: PaymentWatch; credits: number | null }) {
   const payment = watch.payment;
-  const retry = payment ? `/credits/${payment.bundle_id}?country=${payment.country}` : '/credits';
+  const retry = payment ? retryPath(payment) : '/credits';
   return (
     <section className={`payment-result payment-${watch.view}`} data-payment-view={watch.view} aria-live="polite" aria-busy={watch.view === 'loading'}>
       {watch.view === 'loading' && (

@@ -4,8 +4,7 @@ import type { AppContext } from '../app-context';
 import { deleteUserSessions } from '../accounts/accounts.repository';
 import { InsufficientCreditsError, applyCredits } from '../credits/ledger';
 import type { User } from '../db/schema';
-import { applyProviderPayment } from '../payments/payments.service';
-import { toProviderAmount } from '../payments/pricing';
+import { refundPayment } from '../payments/payments.service';
 import { type StaffCaller, StaffError, audit } from './staff.service';
 
 const DAY_MS = 86_400_000;
@@ -96,19 +95,16 @@ async function applyMemberAction(app: AppContext, staff: StaffCaller, input: Mem
       }
     }
     case 'refund': {
-      const row = await db.selectFrom('payments').selectAll().where('id', '=', input.payment_id).where('user_id', '=', user.id).where('site_id', '=', staff.siteId).executeTakeFirst();
-      if (!row) throw new StaffError('not_found', 'admin.error.payment_not_found', 404);
-      const left = row.amount - row.refunded_amount - row.charged_back_amount;
-      if (row.paid_at === null || !row.provider_id || left <= 0) throw new StaffError('not_refundable', 'admin.error.not_refundable', 409);
-      const cents = input.amount ?? left;
-      if (cents > left) throw new StaffError('amount', 'admin.error.refund_too_much', 400, { max: (left / 100).toFixed(2) }, { amount: 'admin.error.refund_too_much' });
-      const provider = await app.payments.provider();
-      if (!provider || provider.name !== row.provider) throw new StaffError('provider', 'admin.error.provider_unavailable', 503);
-      await provider.refund(row.provider_id, toProviderAmount(cents, row.currency), `Refund of payment ${row.id}`);
-      const updated = await applyProviderPayment(app, row.id, await provider.getPayment(row.provider_id));
-      const after = { status: updated?.status, refunded_amount: updated?.refunded_amount, credits_taken_back: updated?.credits_taken_back, credits_owed: updated?.credits_owed };
-      await audit(db, staff, now, { ...base, action: 'refund', targetType: 'payment', targetId: row.id, before: { status: row.status, refunded_amount: row.refunded_amount, amount: cents }, after });
-      return { payment: after };
+      // Claimed, asked of the provider and audited (also when refused) in the transaction that applies it.
+      const updated = await refundPayment(app, { siteId: staff.siteId, paymentId: input.payment_id, userId: user.id }, input.amount ?? null, (trx, outcome) =>
+        audit(trx, staff, now, {
+          ...base, action: outcome.refused ? 'refund_refused' : 'refund', targetType: 'payment', targetId: outcome.row.id,
+          before: { status: outcome.row.status, refunded_amount: outcome.row.refunded_amount, amount: outcome.cents },
+          after: outcome.refused ? { refused: outcome.refused } : {
+            status: outcome.row.status, refunded_amount: outcome.row.refunded_amount, credits_taken_back: outcome.row.credits_taken_back, credits_owed: outcome.row.credits_owed,
+          },
+        }));
+      return { payment: { status: updated.status, refunded_amount: updated.refunded_amount, credits_taken_back: updated.credits_taken_back, credits_owed: updated.credits_owed } };
     }
     case 'block_direct_debit': {
       return db.transaction().execute(async (trx) => {

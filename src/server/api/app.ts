@@ -44,6 +44,9 @@ export function createApi(app: AppContext) {
       app.config,
     );
     if (!ctx.knownHost) return c.json({ error: 'unknown_host' }, 421);
+    // A page's in-process call carries the visitor's address and country (payment-country evidence).
+    const page = incoming ? undefined : c.env?.page;
+    if (page) Object.assign(ctx, { ip: page.ip, country: page.country });
     c.set('ctx', ctx);
     // Requests made in-process by the tests have no socket; they may name their address.
     c.set('ip', ctx.ip ?? (incoming ? null : (c.req.header('x-test-ip') ?? null)));

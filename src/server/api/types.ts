@@ -6,6 +6,10 @@ import type { User } from '../db/schema';
 import type { Tracking } from '../../shared/tracking';
 
 export interface ApiEnv {
-  Bindings: { incoming: IncomingMessage; outgoing: ServerResponse };
+  /**
+   * `incoming`/`outgoing`: the node request. `page`: set only by a server-rendered page asking the API
+   * in-process (never from the network): the page request's address and country.
+   */
+  Bindings: { incoming: IncomingMessage; outgoing: ServerResponse; page?: { ip: string | null; country: string | null } };
   Variables: { ctx: RequestContext; t: TFunction; user: User | null; sessionToken: string | null; ip: string | null; member: SessionMember | null; tracking: Tracking };
 }

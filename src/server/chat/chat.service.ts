@@ -19,6 +19,7 @@ import { cardsByIds, requireOwnProfile } from '../profiles/profiles.service';
 import { RuleError } from '../rule-error';
 import * as repo from './chat.repository';
 import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
+import { isUniqueViolation } from '../db/unique-violation';
 
 /** A chat rule said no (translated by the route). */
 export class ChatRuleError extends RuleError {}
@@ -436,11 +437,6 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
   }
 }
 type ChatMessageEvent = { type: 'message'; message: ChatMessage; unread_messages: number };
-
-function isUniqueViolation(err: unknown) {
-  const e = err as { code?: string; message?: string };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
-}
 
 async function creditsOf(db: Q, userId: number): Promise<number> {
   const row = await db.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow();

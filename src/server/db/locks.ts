@@ -13,3 +13,11 @@ import type { Database } from './schema';
 export async function lockMember(trx: Transaction<Database>, dialect: Dialect, userId: number): Promise<void> {
   if (dialect === 'postgres') await sql`select id from users where id = ${userId} for update`.execute(trx);
 }
+
+/**
+ * Serialises writes about one thing that is not a row of ours (a phone number, an address) across
+ * processes: a PostgreSQL advisory lock held until the transaction ends; nothing on SQLite (see above).
+ */
+export async function lockName(trx: Transaction<Database>, dialect: Dialect, name: string): Promise<void> {
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${name}))`.execute(trx);
+}

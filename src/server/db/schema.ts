@@ -256,6 +256,12 @@ export interface PaymentTable {
   credits_taken_back: Generated<number>;
   /** Credits a refund or chargeback could not take back (the balance was already spent). */
   credits_owed: Generated<number>;
+  /** The one-time offer this order holds (`discount:<id>`, `trial`): reserved while open, consumed when paid. */
+  offer_key: string | null;
+  /** The client's idempotency key (repeat orders). */
+  order_key: string | null;
+  /** Set while a refund is being asked of the provider. */
+  refunding_at: number | null;
   created_at: number;
   updated_at: number;
   paid_at: number | null;

@@ -5,6 +5,7 @@ import {
   deliverNoticeMail, deliverUnreadReminder, deliverWeeklyUpdate, queueUnreadReminders, queueWeeklyUpdates,
 } from '../notifications/notifications.service';
 import { pruneStalePresence } from '../notifications/presence';
+import { SETTLE_AFTER_MS, settleOpenPayments } from '../payments/payments.service';
 import { pruneJobs } from './job-queue';
 import { type JobHandler, JobRunner, type JobRunnerOptions, type PeriodicJob } from './job-runner';
 
@@ -31,6 +32,8 @@ export function isoWeek(ms: number): { key: string; start: number } {
 /** The periodic jobs: each queued once per slot (hour, day or ISO week) across all processes. */
 export const PERIODIC_JOBS: PeriodicJob[] = [
   { name: 'erase_accounts', slot: (now) => ({ key: iso(now).slice(0, 13), runAt: now - (now % HOUR) }) },
+  // Every 5 minutes: payments paid at the provider whose webhook never came are credited (see settleOpenPayments).
+  { name: 'settle_payments', slot: (now) => { const start = now - (now % SETTLE_AFTER_MS); return { key: iso(start).slice(0, 16), runAt: start }; } },
   { name: 'prune', slot: (now) => ({ key: iso(now).slice(0, 13), runAt: now - (now % HOUR) }) },
   { name: 'unread_reminders', slot: (now) => ({ key: iso(now).slice(0, 10), runAt: now - (now % DAY) + REMINDER_HOUR_UTC * HOUR }) },
   { name: 'weekly_update', slot: (now) => { const week = isoWeek(now); return { key: week.key, runAt: week.start + WEEKLY_HOUR_UTC * HOUR }; } },
@@ -47,6 +50,10 @@ export const JOB_HANDLERS: Record<string, JobHandler> = {
     await pruneEvents(app.db.db, now);
     await pruneJobs(app.db.db, now);
     await pruneStalePresence(app.db.db, now);
+  },
+  async settle_payments(app) {
+    const settled = await settleOpenPayments(app);
+    if (settled.changed > 0) app.logger.info(settled, 'settled open payments with the provider');
   },
   unread_reminders: queueUnreadReminders,
   reminder_mail: deliverUnreadReminder,

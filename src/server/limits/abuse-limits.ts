@@ -12,6 +12,7 @@ const MESSAGE_KEYS: Record<AbuseLimitName, string> = {
   report_day: 'limits.report_day',
   message_minute: 'limits.message_minute',
   upload_hour: 'limits.upload_hour',
+  lander_view_ip: 'limits.lander_view_ip',
 };
 
 /** Too many requests: a 429 whose answer carries Retry-After. */

@@ -36,9 +36,3 @@ export async function loadLikesScreen(locals: App.Locals): Promise<LikesResponse
   if (!row) throw new Error('loadLikesScreen needs a member');
   return listLikes(services.app, ctx.site, row);
 }
-
-/** A positive id from the address, or null. */
-export function idParam(raw: string | undefined): number | null {
-  const id = Number(raw);
-  return /^\d{1,10}$/.test(raw ?? '') && Number.isSafeInteger(id) && id > 0 && id < 2 ** 31 ? id : null;
-}

@@ -1,5 +1,5 @@
 import {
-  type CreditsResponse, type DirectDebitInfoResponse, type MethodsResponse, PAYMENTS_PATHS, type PaymentStatusResponse, type Receipt,
+  type CreditsResponse, type DirectDebitInfoResponse, type MethodsResponse, PAYMENTS_PATHS, type PaymentStatusResponse,
   type TimeBonusResponse, type TransactionResponse, type TransactionsResponse,
 } from '../../shared/payments.contract';
 import { REQUEST_TYPE_HEADER, REQUEST_TYPE_VALUE } from '../../shared/user.contract';
@@ -30,7 +30,7 @@ async function answerOf<T>(locals: App.Locals, request: PageRequest, path: strin
     const value = request.headers.get(name);
     if (value) headers.set(name, value);
   }
-  const response = await api.request(`${url.pathname}${url.search}`, { headers });
+  const response = await api.request(`${url.pathname}${url.search}`, { headers }, { page: { ip: locals.ctx.ip, country: locals.ctx.country } } as never);
   return { status: response.status, body: (await response.json()) as T };
 }
 
@@ -69,15 +69,20 @@ export async function loadTransactions(locals: App.Locals, request: Request) {
 }
 
 /** One of the member's payments as a receipt (null: not theirs or unknown). */
-export async function loadReceipt(locals: App.Locals, request: Request, id: number): Promise<Receipt | null> {
+export async function loadReceipt(locals: App.Locals, request: Request, id: number): Promise<TransactionResponse | null> {
   const answer = await answerOf<TransactionResponse>(locals, request, PAYMENTS_PATHS.transactions, { id: String(id) });
-  return answer.status === 200 ? answer.body.receipt : null;
+  return answer.status === 200 ? answer.body : null;
 }
 
 /** The direct-debit form's mandate text, limits and quote. */
-export async function loadDirectDebit(locals: App.Locals, request: Request, bundle: number, country: string | null) {
-  const answer = await answerOf<DirectDebitInfoResponse>(locals, request, PAYMENTS_PATHS.directDebit, { bundle: String(bundle), country });
-  return answer.status === 200 ? answer.body : null;
+export async function loadDirectDebit(locals: App.Locals, request: Request, bundle: number, country: string | null, discount: string | null) {
+  const query = { bundle: String(bundle), country };
+  const first = await answerOf<DirectDebitInfoResponse>(locals, request, PAYMENTS_PATHS.directDebit, { ...query, discount });
+  if (first.status === 200) return { info: first.body, code: discount };
+  if (!discount) return null;
+  // A code that no longer applies: the form without it (its price says so), as the checkout does.
+  const plain = await answerOf<DirectDebitInfoResponse>(locals, request, PAYMENTS_PATHS.directDebit, query);
+  return plain.status === 200 ? { info: plain.body, code: null } : null;
 }
 
 /** The member's running time bonus, for the shell's first paint. */

@@ -9,6 +9,7 @@ import { isLanderSlug } from '../../shared/tracking';
 import type { AppContext } from '../app-context';
 import { landerTeasers } from '../landers/landers.service';
 import { type ProfileView, profileForViewer } from '../profiles/profiles.service';
+import { parseId } from '../../shared/ids';
 
 export interface ProfileLanding {
   profile: ProfileView;
@@ -25,8 +26,8 @@ export interface ProfileLanding {
  * unknown, deleted, invisible or other-site profiles, and for a slug no lander of this site has.
  */
 export async function profileLanding(app: AppContext, site: Site, locale: Locale, rawId: string | undefined, slug: string | undefined, country: string | null): Promise<ProfileLanding | null> {
-  const id = Number(rawId);
-  if (!rawId || !/^\d{1,10}$/.test(rawId) || !Number.isSafeInteger(id) || id < 1) return null;
+  const id = parseId(rawId);
+  if (id === null) return null;
   let intro: ProfileLanding['intro'] = null;
   if (slug !== undefined) {
     if (!isLanderSlug(slug)) return null;

@@ -1,10 +1,11 @@
 import { memberRow } from './member-row';
 import { profileForViewer, ProfileRuleError, type ProfileView } from '../profiles/profiles.service';
+import { parseId } from '../../shared/ids';
 
 /** What the profile screen shows this viewer: the profile, or the name of the member who blocked them. */
 export async function loadProfileScreen(locals: App.Locals, rawId: string | undefined): Promise<{ profile: ProfileView | null; blockedBy: string | null }> {
-  const id = Number(rawId);
-  if (!Number.isSafeInteger(id) || id < 1) return { profile: null, blockedBy: null };
+  const id = parseId(rawId);
+  if (id === null) return { profile: null, blockedBy: null };
   const { ctx, services } = locals;
   const viewer = (await memberRow(locals)) ?? null;
   try {

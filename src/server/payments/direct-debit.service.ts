@@ -13,8 +13,9 @@ import type { Caller } from '../accounts/accounts.service';
 import type { AppContext } from '../app-context';
 import type { User } from '../db/schema';
 import { RuleError } from '../rule-error';
+import { lockMember, lockName } from '../db/locks';
 import { chargeMandate, ensureCustomer, priceOrder, requireProvider } from './payments.service';
-import { findBundle, methodUsable, paymentCountry, quoteBundle } from './pricing';
+import { methodUsable, paymentCountry } from './pricing';
 
 const WINDOW_MS = DD_WINDOW_DAYS * 86_400_000;
 
@@ -25,7 +26,7 @@ function hashCode(userId: number, code: string) {
 /** The mobile number in E.164 when it is a valid mobile number (the payment country is the default region). */
 export function parseMobile(raw: string, country: string): string | null {
   const phone = parsePhoneNumberFromString(raw, country as never);
-  if (!phone?.isValid()) return null;
+  if (!phone?.isValid() || phone.country !== country) return null;
   const type = phone.getType();
   return type === 'MOBILE' || type === 'FIXED_LINE_OR_MOBILE' ? phone.number : null;
 }
@@ -63,15 +64,17 @@ async function usage(app: AppContext, site: Site, user: User) {
 }
 
 /** GET /api/directdebit.php — mandate text data, block and limit state, and the order's quote. */
-export async function directDebitInfo(app: AppContext, caller: Caller, user: User, query: { bundle?: number; country?: string }): Promise<DirectDebitInfoResponse> {
+export async function directDebitInfo(
+  app: AppContext, caller: Caller & { country?: string | null }, user: User, query: { bundle?: number; country?: string; discount?: string },
+): Promise<DirectDebitInfoResponse> {
   const site = caller.site;
   const limits = site.payments.direct_debit;
   const used = await usage(app, site, user);
   let offer: DirectDebitInfoResponse['offer'] = null;
-  if (query.bundle !== undefined && query.country) {
-    const bundle = findBundle(site, query.bundle);
-    const quote = bundle ? quoteBundle(site, bundle, query.country, null) : null;
-    if (bundle && quote) offer = { bundle, quote };
+  if (query.bundle !== undefined) {
+    // Priced by the checkout's own rule: the discount the checkout showed is the one this form charges.
+    const priced = await priceOrder(app, caller, user, { bundle: query.bundle, country: query.country, method: 'directdebit', discount: query.discount });
+    offer = { bundle: priced.bundle, quote: priced.quote };
   }
   return {
     mandate: await mandateInfo(app, site, user),
@@ -83,17 +86,24 @@ export async function directDebitInfo(app: AppContext, caller: Caller, user: Use
 }
 
 /** POST /api/directdebit.php?sms=1 — a 6-digit code to the member's mobile, valid 10 minutes; resends limited. */
-export async function sendSmsCode(app: AppContext, caller: Caller, user: User, input: { mobile: string; country: string }): Promise<DirectDebitSmsResponse> {
+export async function sendSmsCode(app: AppContext, caller: Caller & { country?: string | null }, user: User, input: { mobile: string; country: string }): Promise<DirectDebitSmsResponse> {
   const site = caller.site;
   if (await isBlocked(app, user)) throw new RuleError('dd_blocked', 'payments.dd_blocked', 403);
+  // The code goes only to a mobile number of the payment country (whose evidence the order itself checks, IBAN included).
+  const pc = paymentCountry(site, input.country);
+  if (!pc?.methods.includes('directdebit')) throw new RuleError('country_unavailable', 'payments.country_unavailable', 400);
   const mobile = parseMobile(input.mobile, input.country);
   if (!mobile) throw new RuleError('mobile_invalid', 'payments.dd.mobile_invalid', 400, {}, { mobile: 'payments.dd.mobile_invalid' });
   if (!app.payments.sms) throw new RuleError('provider_error', 'payments.provider_error', 503);
   const now = app.clock.now();
   const code = String(randomInt(0, 10 ** SMS_CODE_LENGTH)).padStart(SMS_CODE_LENGTH, '0');
-  const db = app.db.db;
+  const { db, dialect } = app.db;
   const refused = await db.transaction().execute(async (trx) => {
-    const recent = await trx.selectFrom('sms_codes').select('created_at').where('user_id', '=', user.id).where('created_at', '>', now - 3_600_000)
+    // Parallel sends for one member, or for one number from several members, count one after another.
+    await lockMember(trx, dialect, user.id);
+    await lockName(trx, dialect, `sms:${mobile}`);
+    const recent = await trx.selectFrom('sms_codes').select('created_at')
+      .where((eb) => eb.or([eb('user_id', '=', user.id), eb('mobile', '=', mobile)])).where('created_at', '>', now - 3_600_000)
       .orderBy('created_at', 'desc').execute();
     if (recent.length >= SMS_MAX_PER_HOUR || (recent[0] && now - recent[0].created_at < SMS_RESEND_AFTER_MS)) return true;
     // Only the newest code counts.
@@ -108,21 +118,22 @@ export async function sendSmsCode(app: AppContext, caller: Caller, user: User, i
 }
 
 type CodeCheck = 'ok' | 'invalid' | 'expired';
-/** Checks the SMS code; a wrong try is counted (and committed) before the answer, the 5th wrong one kills the code. */
+/**
+ * Checks the SMS code. Every try is counted by one conditional update before the code is compared,
+ * so parallel guesses on PostgreSQL get at most SMS_CODE_MAX_TRIES evaluated; the right code is used once.
+ */
 async function consumeSmsCode(app: AppContext, user: User, mobile: string, code: string): Promise<CodeCheck> {
   const now = app.clock.now();
-  return app.db.db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('sms_codes').selectAll().where('user_id', '=', user.id).where('used_at', 'is', null)
-      .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
-    if (!row || row.expires_at <= now) return 'expired';
-    if (row.tries >= SMS_CODE_MAX_TRIES) return 'invalid';
-    if (row.mobile !== mobile || row.code_hash !== hashCode(user.id, code)) {
-      await trx.updateTable('sms_codes').set((eb) => ({ tries: eb('tries', '+', 1) })).where('id', '=', row.id).execute();
-      return 'invalid';
-    }
-    const used = await trx.updateTable('sms_codes').set({ used_at: now }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
-    return Number(used.numUpdatedRows) === 1 ? 'ok' : 'invalid';
-  });
+  const db = app.db.db;
+  const row = await db.selectFrom('sms_codes').selectAll().where('user_id', '=', user.id).where('used_at', 'is', null)
+    .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  if (!row || row.expires_at <= now) return 'expired';
+  const counted = await db.updateTable('sms_codes').set((eb) => ({ tries: eb('tries', '+', 1) }))
+    .where('id', '=', row.id).where('tries', '<', SMS_CODE_MAX_TRIES).where('used_at', 'is', null).executeTakeFirst();
+  if (Number(counted.numUpdatedRows) !== 1) return 'invalid';
+  if (row.mobile !== mobile || row.code_hash !== hashCode(user.id, code)) return 'invalid';
+  const used = await db.updateTable('sms_codes').set({ used_at: now }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
+  return Number(used.numUpdatedRows) === 1 ? 'ok' : 'invalid';
 }
 
 /**
@@ -135,14 +146,15 @@ export async function submitDirectDebit(app: AppContext, caller: Caller, user: U
   const pc = paymentCountry(site, input.country);
   if (!pc) throw new RuleError('country_unavailable', 'payments.country_unavailable', 400);
   if (!pc.methods.includes('directdebit') || !methodUsable('directdebit', pc.currency)) throw new RuleError('method_unavailable', 'payments.method_unavailable', 400);
-  const priced = await priceOrder(app, caller, user, { bundle: input.bundle, country: input.country, method: 'directdebit', discount: input.discount });
+  const iban = parseIban(input.iban);
+  if (!iban) throw new RuleError('iban_invalid', 'payments.dd.iban_invalid', 400, {}, { iban: 'payments.dd.iban_invalid' });
+  // The IBAN's country is evidence of where the member is, beside their address and profile.
+  const priced = await priceOrder(app, caller, user, { bundle: input.bundle, country: input.country, method: 'directdebit', discount: input.discount, iban: iban.country });
   const limits = site.payments.direct_debit;
   const used = await usage(app, site, user);
   if (used.count >= limits.max_per_30_days || used.total + priced.quote.amount > limits.max_amount_per_30_days) {
     throw new RuleError('dd_limit', 'payments.dd_limit', 429);
   }
-  const iban = parseIban(input.iban);
-  if (!iban) throw new RuleError('iban_invalid', 'payments.dd.iban_invalid', 400, {}, { iban: 'payments.dd.iban_invalid' });
   const mobile = parseMobile(input.mobile, input.country);
   if (!mobile) throw new RuleError('mobile_invalid', 'payments.dd.mobile_invalid', 400, {}, { mobile: 'payments.dd.mobile_invalid' });
   const check = await consumeSmsCode(app, user, mobile, input.sms_code);
@@ -170,7 +182,7 @@ export async function submitDirectDebit(app: AppContext, caller: Caller, user: U
   }).execute();
   const result = await chargeMandate(app, caller, user, provider, {
     bundle: priced.bundle, quote: priced.quote, method: 'directdebit', customerId, mandateId: mandate.id, mandateReference: info.mandate_reference,
-    discountId: priced.discount?.row.id ?? null, discountCode: priced.discount?.row.code ?? null,
+    discountId: priced.discount?.row.id ?? null, discountCode: priced.discount?.row.code ?? null, offerKey: priced.offerKey, evidence: priced.evidence,
     declined: { code: 'payment_failed', key: 'payments.failed' },
   });
   return { payment: result.payment, view: result.view, mandate: info };

@@ -76,3 +76,20 @@ export async function blockDirectDebit(db: Q, userId: number, reason: 'chargebac
   await db.insertInto('dd_blocks').values({ user_id: userId, reason, payment_id: paymentId, created_at: now })
     .onConflict((oc) => oc.column('user_id').doNothing()).execute();
 }
+
+/** The member's order made with this idempotency key. */
+export async function findOrderByKey(db: Q, userId: number, orderKey: string): Promise<PaymentRow | undefined> {
+  return db.selectFrom('payments').selectAll().where('user_id', '=', userId).where('order_key', '=', orderKey).executeTakeFirst();
+}
+
+/** The member's order that holds (open) or consumed (paid) a one-time offer, if any. */
+export async function findOfferHolder(db: Q, userId: number, offerKey: string): Promise<PaymentRow | undefined> {
+  return db.selectFrom('payments').selectAll().where('user_id', '=', userId).where('offer_key', '=', offerKey)
+    .where('status', 'not in', ['failed', 'canceled', 'expired']).executeTakeFirst();
+}
+
+/** Open or pending payments created before `before` (the settlement job's work), oldest first. */
+export async function listUnsettled(db: Q, before: number, limit: number): Promise<PaymentRow[]> {
+  return db.selectFrom('payments').selectAll().where('status', 'in', ['open', 'pending']).where('created_at', '<', before)
+    .orderBy('created_at').limit(limit).execute();
+}

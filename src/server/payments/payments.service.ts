@@ -8,7 +8,9 @@ import { getT } from '../../shared/i18n';
 import type { Caller } from '../accounts/accounts.service';
 import type { AppContext } from '../app-context';
 import { applyCredits } from '../credits/ledger';
-import type { PaymentRow, User } from '../db/schema';
+import type { Insertable, Transaction } from 'kysely';
+import type { Database, PaymentRow, PaymentTable, User } from '../db/schema';
+import { isUniqueViolation } from '../db/unique-violation';
 import { type ActiveDiscount, activeDiscountFor, discountFits } from '../discounts/discounts.service';
 import { recordRedemption } from '../discounts/discounts.repository';
 import { recordAccountFunnelStep } from '../landers/funnel.service';
@@ -94,13 +96,37 @@ function fittingDiscount(active: ActiveDiscount | null, explicit: boolean, order
   return null;
 }
 
-async function resolveCountry(app: AppContext, caller: Caller & { country?: string | null }, user: User | null, requested?: string) {
-  if (requested) {
-    requireCountry(caller.site, requested);
-    return requested;
-  }
-  const profileCountry = user ? await repo.profileCountryOf(app.db.db, user.id) : null;
-  return defaultPaymentCountry(caller.site, caller.country ?? null, profileCountry);
+/** Where the member is, as far as we can tell: EU VAT on electronically supplied services is due there. */
+export interface CountryEvidence {
+  /** The visitor's country: GeoIP, or the trusted CDN header. */
+  ip: string | null;
+  profile: string | null;
+  /** Direct debit: the IBAN's country. */
+  iban?: string;
+}
+
+/**
+ * The payment country and its evidence: by default the visitor's country, else the profile's. The
+ * member may pick another of the site's countries only when a piece of evidence agrees with it (the
+ * visitor's country, the profile's, or the IBAN's for direct debit); else 403 country_evidence.
+ * Logged out (/pricing) any of the site's countries may be shown.
+ */
+export async function paymentCountryFor(
+  app: AppContext, caller: Caller & { country?: string | null }, user: User | null, requested?: string, iban?: string,
+): Promise<{ country: string; evidence: CountryEvidence | null }> {
+  const site = caller.site;
+  if (requested) requireCountry(site, requested);
+  if (!user) return { country: requested ?? defaultPaymentCountry(site, caller.country ?? null, null), evidence: null };
+  const evidence: CountryEvidence = { ip: caller.country ?? null, profile: await repo.profileCountryOf(app.db.db, user.id), ...(iban ? { iban } : {}) };
+  if (!requested) return { country: defaultPaymentCountry(site, evidence.ip, evidence.profile), evidence };
+  if (!evidencedCountries(site, evidence).includes(requested)) throw new RuleError('country_evidence', 'payments.country_evidence', 403);
+  return { country: requested, evidence };
+}
+
+/** The site's payment countries some evidence backs (the default country always counts). */
+function evidencedCountries(site: Site, evidence: CountryEvidence): string[] {
+  const backed = [defaultPaymentCountry(site, evidence.ip, evidence.profile), evidence.ip, evidence.profile, evidence.iban ?? null];
+  return Object.keys(site.payments.countries).filter((c) => backed.includes(c));
 }
 
 /** GET /api/credits.php — bundles for the payment country with the active discount, methods, balance. */
@@ -108,8 +134,9 @@ export async function creditsOverview(
   app: AppContext, caller: Caller & { country: string | null }, user: User | null, query: { country?: string; discount?: string },
 ): Promise<CreditsResponse> {
   const site = caller.site;
-  const country = await resolveCountry(app, caller, user, query.country);
+  const { country, evidence } = await paymentCountryFor(app, caller, user, query.country);
   const pc = requireCountry(site, country);
+  const countries = evidence ? evidencedCountries(site, evidence) : Object.keys(site.payments.countries);
   const { discount, timeBonus } = await activeDiscountFor(app, site, user, query.discount);
   const offers: BundleOffer[] = listBundles(site).map((bundle) => {
     const fits = fittingDiscount(discount, false, { country, currency: pc.currency, listAmount: bundle.prices[pc.currency] ?? 0 });
@@ -124,7 +151,7 @@ export async function creditsOverview(
   }
   return {
     country,
-    countries: Object.entries(site.payments.countries).map(([code, c]) => ({ code, currency: c.currency as Currency })),
+    countries: countries.map((code) => ({ code, currency: site.payments.countries[code].currency as Currency })),
     currency: pc.currency as Currency,
     offers,
     methods: methodsForCountry(site, country),
@@ -138,25 +165,75 @@ export async function creditsOverview(
   };
 }
 
-/** Everything to price one order: bundle, country, the discount for this method, the quote. */
-export async function priceOrder(app: AppContext, caller: Caller, user: User, input: { bundle: number; country: string; method?: PaymentMethodId; discount?: string }) {
+/**
+ * Everything to price one order, the one rule for every method (checkout, direct debit, their
+ * retries): bundle, the evidenced payment country, the discount for this method, the quote.
+ */
+export async function priceOrder(
+  app: AppContext, caller: Caller & { country?: string | null }, user: User,
+  input: { bundle: number; country?: string; method?: PaymentMethodId; discount?: string; iban?: string },
+) {
   const site = caller.site;
   const bundle = requireBundle(site, input.bundle);
-  const pc = requireCountry(site, input.country);
+  const { country, evidence } = await paymentCountryFor(app, caller, user, input.country, input.iban);
+  const pc = requireCountry(site, country);
   if (bundle.trial && (await repo.hasPaidTrial(app.db.db, site.id, user.id))) throw new RuleError('trial_used', 'payments.trial_used', 409);
   const { discount } = await activeDiscountFor(app, site, user, input.discount);
-  const order = { country: input.country, currency: pc.currency, listAmount: bundle.prices[pc.currency] ?? 0, method: input.method };
+  const order = { country, currency: pc.currency, listAmount: bundle.prices[pc.currency] ?? 0, method: input.method };
   const fits = bundle.trial ? null : fittingDiscount(discount, Boolean(input.discount), order);
   if (input.discount && bundle.trial) throw new RuleError('code_not_applicable', 'payments.code_not_applicable', 400);
-  const quote = quoteBundle(site, bundle, input.country, fits ? fits.view : null);
+  const quote = quoteBundle(site, bundle, country, fits ? fits.view : null);
   if (!quote) throw new RuleError('country_unavailable', 'payments.country_unavailable', 400);
-  return { bundle, pc, discount: fits, quote, offered: discount };
+  return { bundle, pc, country, evidence, discount: fits, quote, offered: discount, offerKey: offerKeyOf(bundle, fits) };
+}
+
+/** The one-time offer an order uses, if any (see the payments_offer_key_idx migration). */
+function offerKeyOf(bundle: Bundle, discount: ActiveDiscount | null): string | null {
+  if (bundle.trial) return 'trial';
+  return discount?.row.validity === 'once-per-user' ? `discount:${discount.row.id}` : null;
+}
+
+/** What a payment row records of its order besides the price: consent time and the country evidence. */
+export function orderMetadata(now: number, evidence: CountryEvidence | null): string {
+  return JSON.stringify({ consent_at: now, country_evidence: evidence });
+}
+
+/**
+ * Records a new order; the database refuses what may happen once. A one-time offer another order of
+ * the member holds: 'Code already used' (or the trial's message) once that order is paid; while it is
+ * unfinished the provider is asked first (an abandoned checkout may have ended there), then
+ * 'offer_reserved'. A second open recurring charge: 'order_in_progress'. The same idempotency key
+ * again: that order (`replay`).
+ */
+async function insertOrder(app: AppContext, values: Insertable<PaymentTable>): Promise<{ row: PaymentRow; replay: boolean }> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return { row: await repo.insertPayment(app.db.db, values), replay: false };
+    } catch (err) {
+      // The same key again wins over any other conflict its row causes (an open charge, an offer it holds).
+      if (values.order_key && isUniqueViolation(err)) {
+        const existing = await repo.findOrderByKey(app.db.db, values.user_id, values.order_key);
+        if (existing) return { row: existing, replay: true };
+      }
+      if (values.offer_key && isUniqueViolation(err, 'offer_key')) {
+        const holder = await repo.findOfferHolder(app.db.db, values.user_id, values.offer_key);
+        if (holder && holder.paid_at === null && attempt === 0 && FINAL_FAILURES.has((await refreshFromProvider(app, holder)).status)) continue;
+        const trial = values.offer_key === 'trial';
+        if (holder?.paid_at != null || !holder) throw new RuleError(trial ? 'trial_used' : 'code_used', trial ? 'payments.trial_used' : 'payments.code_used', 409);
+        throw new RuleError('offer_reserved', 'payments.offer_reserved', 409);
+      }
+      if (isUniqueViolation(err, 'payments_open_recurring_idx', 'UNIQUE constraint failed: payments.user_id')) {
+        throw new RuleError('order_in_progress', 'payments.order_in_progress', 409);
+      }
+      throw err;
+    }
+  }
 }
 
 /** GET /api/payment-methods.php — the country's methods for one bundle, iDEAL banks, quotes per method. */
 export async function methodsForBundle(app: AppContext, caller: Caller & { country: string | null }, user: User, query: { bundle: number; country?: string; discount?: string }): Promise<MethodsResponse> {
-  const country = await resolveCountry(app, caller, user, query.country);
-  const priced = await priceOrder(app, caller, user, { bundle: query.bundle, country, discount: query.discount });
+  const priced = await priceOrder(app, caller, user, query);
+  const country = priced.country;
   const methods = methodsForCountry(caller.site, country);
   const quotes: MethodsResponse['quotes'] = {};
   for (const m of methods) {
@@ -208,13 +285,14 @@ export async function startPayment(app: AppContext, caller: Caller & { country: 
     throw new RuleError('provider_error', 'payments.provider_error', 503);
   }) : undefined;
   const now = app.clock.now();
-  const row = await repo.insertPayment(app.db.db, {
+  const { row } = await insertOrder(app, {
     site_id: site.id, user_id: user.id, provider: provider.name, provider_id: null, checkout_url: null, bundle_id: priced.bundle.id,
-    trial: priced.bundle.trial ? 1 : 0, credits: priced.bundle.credits, country: input.country, currency: priced.quote.currency,
+    trial: priced.bundle.trial ? 1 : 0, credits: priced.bundle.credits, country: priced.country, currency: priced.quote.currency,
     list_amount: priced.quote.list_amount, amount: priced.quote.amount, vat_rate: priced.quote.vat_rate, vat_amount: priced.quote.vat_amount,
     method: input.method, issuer: input.issuer ?? null, sequence_type: first ? 'first' : 'oneoff', customer_id: customerId ?? null,
     mandate_id: null, mandate_reference: null, status: 'open', discount_id: priced.discount?.row.id ?? null,
-    discount_code: priced.discount?.row.code ?? null, metadata: JSON.stringify({ consent_at: now }), created_at: now, updated_at: now, paid_at: null,
+    discount_code: priced.discount?.row.code ?? null, offer_key: priced.offerKey, order_key: null, refunding_at: null,
+    metadata: orderMetadata(now, priced.evidence), created_at: now, updated_at: now, paid_at: null,
   });
   const origin = callbackOrigin(caller);
   const request = {
@@ -263,8 +341,16 @@ function metadataMatches(row: PaymentRow, p: ProviderPayment): boolean {
  * Returns the row after the change (or as it was when nothing applied).
  */
 export async function applyProviderPayment(app: AppContext, rowId: number, p: ProviderPayment): Promise<PaymentRow | null> {
-  const { db, dialect } = app.db;
-  const out = await db.transaction().execute(async (trx) => {
+  const out = await app.db.db.transaction().execute((trx) => applyProviderPaymentIn(app, trx, rowId, p));
+  if (!out) return null;
+  if (out.events.length) await app.bus.publish(out.events);
+  return out.row;
+}
+
+/** applyProviderPayment inside the caller's transaction (whose commit must be followed by publishing `events`). */
+async function applyProviderPaymentIn(app: AppContext, trx: Transaction<Database>, rowId: number, p: ProviderPayment): Promise<{ row: PaymentRow; events: BusEvent[] } | null> {
+  const { dialect } = app.db;
+  {
     const row = await repo.lockPayment(trx, dialect, rowId);
     if (!row) return null;
     if ((row.provider_id !== null && row.provider_id !== p.id) || !metadataMatches(row, p)) {
@@ -280,6 +366,9 @@ export async function applyProviderPayment(app: AppContext, rowId: number, p: Pr
     if (target === 'paid' && row.paid_at === null) {
       // Paid also after expired/failed/canceled here: the money arrived, so the credits are owed.
       Object.assign(patch, { status: 'paid', paid_at: now, mandate_id: p.mandateId ?? row.mandate_id, customer_id: p.customerId ?? row.customer_id });
+      // Paid after it had failed or expired: its offer was free meanwhile and another order may hold it now.
+      // The money arrived at that price, so the credits are owed; this row gives up the reservation.
+      if (row.offer_key !== null && FINAL_FAILURES.has(row.status) && (await repo.findOfferHolder(trx, row.user_id, row.offer_key))) patch.offer_key = null;
       await repo.lockBalance(trx, dialect, row.user_id);
       balance = await applyCredits(trx, { userId: row.user_id, delta: row.credits, reason: 'purchase', key: `payment:${row.id}`, now });
       const buyer = await trx.selectFrom('users').select(['paid_user', 'tracking']).where('id', '=', row.user_id).executeTakeFirstOrThrow();
@@ -319,10 +408,72 @@ export async function applyProviderPayment(app: AppContext, rowId: number, p: Pr
     const event: CreditsEvent = { type: 'credits', credits: balance ?? user.credits, paid_user: Boolean(user.paid_user) || paidUser, payment_id: row.id, status: updated.status };
     const events = patch.status !== undefined || balance !== null ? await recordEvents(trx, [{ userId: row.user_id, event }], now) : [];
     return { row: updated, events };
-  });
-  if (!out) return null;
-  if (out.events.length) await app.bus.publish(out.events);
-  return out.row;
+  }
+}
+
+/** A refund claim older than this was left by a crashed process and may be taken again. */
+const REFUND_CLAIM_MS = 120_000;
+
+/** How a refund ended, for the caller's record (the staff audit) written in the same transaction. */
+export type RefundOutcome = { refused: null; row: PaymentRow; cents: number } | { refused: string; row: PaymentRow; cents: number };
+
+/**
+ * Refunds (part of) a paid payment at the provider, once. The payment is claimed first, so parallel
+ * refunds of it are refused (409 refund_in_progress) instead of refunding twice. The provider's answer
+ * is applied (credits taken back as a webhook would) and `record` written in one transaction. A refund
+ * the provider refuses is 409 refund_refused and recorded as refused; an unreachable provider is 502.
+ * `cents` null: all that is left.
+ */
+export async function refundPayment(
+  app: AppContext, where: { siteId: string; paymentId: number; userId?: number }, cents: number | null,
+  record: (trx: Transaction<Database>, outcome: RefundOutcome) => Promise<void> = async () => undefined,
+): Promise<PaymentRow> {
+  const { db } = app.db;
+  const now = app.clock.now();
+  let claim = db.updateTable('payments').set({ refunding_at: now }).where('id', '=', where.paymentId).where('site_id', '=', where.siteId)
+    .where((eb) => eb.or([eb('refunding_at', 'is', null), eb('refunding_at', '<', now - REFUND_CLAIM_MS)]));
+  if (where.userId !== undefined) claim = claim.where('user_id', '=', where.userId);
+  const claimed = Number((await claim.executeTakeFirst()).numUpdatedRows) === 1;
+  const row = await repo.findPaymentById(db, where.paymentId);
+  if (!row || row.site_id !== where.siteId || (where.userId !== undefined && row.user_id !== where.userId)) throw new RuleError('not_found', 'admin.error.payment_not_found', 404);
+  if (!claimed) throw new RuleError('refund_in_progress', 'admin.error.refund_in_progress', 409);
+  const release = (q: Transaction<Database> | typeof db) => q.updateTable('payments').set({ refunding_at: null }).where('id', '=', row.id).where('refunding_at', '=', now).execute();
+  try {
+    const left = row.amount - row.refunded_amount - row.charged_back_amount;
+    if (row.paid_at === null || !row.provider_id || left <= 0) throw new RuleError('not_refundable', 'admin.error.not_refundable', 409);
+    const amount = cents ?? left;
+    if (!Number.isSafeInteger(amount) || amount <= 0 || amount > left) {
+      throw new RuleError('amount', 'admin.error.refund_too_much', 400, { max: (left / 100).toFixed(2) }, { amount: 'admin.error.refund_too_much' });
+    }
+    const provider = await app.payments.provider();
+    if (!provider || provider.name !== row.provider) throw new RuleError('provider', 'admin.error.provider_unavailable', 503);
+    try {
+      await provider.refund(row.provider_id, toProviderAmount(amount, row.currency), `Refund of payment ${row.id}`);
+    } catch (err) {
+      const status = (err as ProviderError).status ?? null;
+      const refused = status !== null && status >= 400 && status < 500;
+      app.logger.warn({ err, payment: row.id }, refused ? 'refund refused by the provider' : 'refund: provider unreachable');
+      const reason = refused ? ((err as Error).message || `provider answered ${status}`) : 'provider unreachable';
+      await db.transaction().execute(async (trx) => {
+        await record(trx, { refused: reason, row, cents: amount });
+        await release(trx);
+      });
+      throw refused ? new RuleError('refund_refused', 'admin.error.refund_refused', 409) : new RuleError('provider', 'admin.error.provider_unavailable', 502);
+    }
+    const fetched = await provider.getPayment(row.provider_id).catch(() => null);
+    const out = await db.transaction().execute(async (trx) => {
+      const applied = fetched ? await applyProviderPaymentIn(app, trx, row.id, fetched) : null;
+      const after = applied?.row ?? row;
+      await record(trx, { refused: null, row: after, cents: amount });
+      await release(trx);
+      return { row: after, events: applied?.events ?? [] };
+    });
+    if (out.events.length) await app.bus.publish(out.events);
+    return out.row;
+  } finally {
+    // Whatever happened, the claim ends (a no-op when a transaction above already ended it).
+    await release(db).catch(() => undefined);
+  }
 }
 
 /** POST /api/webhooks/mollie.php — never trusts the body: re-fetches the payment by id from the provider. */
@@ -376,6 +527,8 @@ export async function listTransactions(app: AppContext, site: Site, user: User):
 export async function transactionReceipt(app: AppContext, site: Site, user: User, id: number): Promise<TransactionResponse> {
   const row = await repo.findMemberPayment(app.db.db, site.id, user.id, id);
   if (!row) throw new RuleError('payment_not_found', 'payments.payment_not_found', 404);
+  // A receipt only for money received: an open, pending, failed, cancelled or expired payment shows its state.
+  if (row.paid_at === null) return { receipt: null, payment: presentPayment(row) };
   const c = site.company;
   const receipt: Receipt = {
     company: {
@@ -385,44 +538,67 @@ export async function transactionReceipt(app: AppContext, site: Site, user: User
     site_name: site.name,
     number: `${site.id.slice(0, 3).toUpperCase()}-${new Date(row.created_at).getUTCFullYear()}-${String(row.id).padStart(6, '0')}`,
     payment: presentPayment(row),
+    country_evidence: countryEvidenceOf(row),
   };
-  return { receipt };
+  return { receipt, payment: receipt.payment };
+}
+
+/** The country evidence stored with the order (null for payments made before it was kept). */
+function countryEvidenceOf(row: PaymentRow): Receipt['country_evidence'] {
+  const stored = (JSON.parse(row.metadata) as { country_evidence?: CountryEvidence | null }).country_evidence;
+  return stored ? { ip: stored.ip, profile: stored.profile, iban: stored.iban ?? null } : null;
 }
 
 /**
  * POST /api/repeat-order.php — premium members buy their last bundle again with the stored card or
  * mandate, in one call. A declined card answers 402 card_failed ('Credit card payment failed').
  */
-export async function repeatOrder(app: AppContext, caller: Caller, user: User): Promise<RepeatOrderResponse> {
+export async function repeatOrder(app: AppContext, caller: Caller & { country?: string | null }, user: User, input: { key?: string } = {}): Promise<RepeatOrderResponse> {
   const site = caller.site;
   if (!user.paid_user) throw new RuleError('premium_only', 'premium.only_feature', 403);
+  // The same key again (a double click, a retry after a network error) is the same order.
+  const replayed = input.key ? await repo.findOrderByKey(app.db.db, user.id, input.key) : undefined;
+  if (replayed) return orderAnswer(app, user, replayed, { code: 'card_failed', key: 'payments.card_failed' });
   const last = await repo.lastRepeatablePayment(app.db.db, site.id, user.id);
   const bundle = last ? findBundle(site, last.bundle_id) : null;
   const quote = last && bundle ? quoteBundle(site, bundle, last.country, null) : null;
   if (!last || !bundle || !quote || bundle.trial) throw new RuleError('no_repeat', 'payments.no_repeat', 404);
   const provider = await requireProvider(app);
   if (provider.name !== last.provider) throw new RuleError('no_repeat', 'payments.no_repeat', 404);
+  const { evidence } = await paymentCountryFor(app, caller, user, last.country);
   return chargeMandate(app, caller, user, provider, {
     bundle, quote, method: last.method as PaymentMethodId, customerId: last.customer_id as string, mandateId: last.mandate_id as string,
-    mandateReference: last.mandate_reference, declined: { code: 'card_failed', key: 'payments.card_failed' },
+    mandateReference: last.mandate_reference, evidence, orderKey: input.key ?? null, declined: { code: 'card_failed', key: 'payments.card_failed' },
   });
+}
+
+/** A recurring charge's answer: the payment as it stands, or 402 when it was declined. */
+async function orderAnswer(app: AppContext, user: User, row: PaymentRow, declined: { code: string; key: string }): Promise<RepeatOrderResponse> {
+  if (FINAL_FAILURES.has(row.status)) throw new RuleError(declined.code, declined.key, 402, { bundle: row.bundle_id, country: row.country });
+  const fresh = await app.db.db.selectFrom('users').select('credits').where('id', '=', user.id).executeTakeFirstOrThrow();
+  return { payment: presentPayment(row), view: paymentView(row.status), credits: fresh.credits };
 }
 
 /** Creates a recurring payment on a mandate and applies its first answer at once (shared with direct debit). */
 export async function chargeMandate(
   app: AppContext, caller: Caller, user: User, provider: PaymentProvider,
-  order: { bundle: Bundle; quote: Quote; method: PaymentMethodId; customerId: string; mandateId: string; mandateReference: string | null; discountId?: number | null; discountCode?: string | null; declined: { code: string; key: string } },
+  order: {
+    bundle: Bundle; quote: Quote; method: PaymentMethodId; customerId: string; mandateId: string; mandateReference: string | null;
+    discountId?: number | null; discountCode?: string | null; offerKey?: string | null; orderKey?: string | null; evidence: CountryEvidence | null;
+    declined: { code: string; key: string };
+  },
 ): Promise<RepeatOrderResponse> {
   const site = caller.site;
   const now = app.clock.now();
-  const row = await repo.insertPayment(app.db.db, {
+  const { row, replay } = await insertOrder(app, {
     site_id: site.id, user_id: user.id, provider: provider.name, provider_id: null, checkout_url: null, bundle_id: order.bundle.id,
     trial: 0, credits: order.bundle.credits, country: order.quote.country, currency: order.quote.currency, list_amount: order.quote.list_amount,
     amount: order.quote.amount, vat_rate: order.quote.vat_rate, vat_amount: order.quote.vat_amount, method: order.method, issuer: null,
     sequence_type: 'recurring', customer_id: order.customerId, mandate_id: order.mandateId, mandate_reference: order.mandateReference,
-    status: 'open', discount_id: order.discountId ?? null, discount_code: order.discountCode ?? null, metadata: JSON.stringify({ consent_at: now }),
-    created_at: now, updated_at: now, paid_at: null,
+    status: 'open', discount_id: order.discountId ?? null, discount_code: order.discountCode ?? null, offer_key: order.offerKey ?? null,
+    order_key: order.orderKey ?? null, refunding_at: null, metadata: orderMetadata(now, order.evidence), created_at: now, updated_at: now, paid_at: null,
   });
+  if (replay) return orderAnswer(app, user, row, order.declined);
   let created: ProviderPayment;
   try {
     created = await provider.createPayment({
@@ -440,10 +616,40 @@ export async function chargeMandate(
     await repo.updatePayment(app.db.db, row.id, { status: 'failed', updated_at: app.clock.now() });
     throw new RuleError(order.declined.code, order.declined.key, 402, { bundle: order.bundle.id, country: order.quote.country });
   }
-  const applied = (await applyProviderPayment(app, row.id, created)) ?? row;
-  if (FINAL_FAILURES.has(applied.status)) {
-    throw new RuleError(order.declined.code, order.declined.key, 402, { bundle: order.bundle.id, country: order.quote.country });
+  return orderAnswer(app, user, (await applyProviderPayment(app, row.id, created)) ?? row, order.declined);
+}
+
+/** Open and pending payments older than this are asked of the provider by the settlement job. */
+export const SETTLE_AFTER_MS = 5 * 60_000;
+/** At most this many payments per run (the next run takes the rest). */
+const SETTLE_BATCH = 200;
+
+/**
+ * The settlement job (every 5 minutes, once across processes): asks the provider about open and
+ * pending payments older than SETTLE_AFTER_MS and applies its answer through the webhook's own
+ * exactly-once path. A payment paid while no webhook reached us (a crash, a lost call) is credited
+ * without the member's help; one the provider let expire frees its reserved offer. The local
+ * provider expires its own open payments when asked (as Mollie does by itself).
+ */
+export async function settleOpenPayments(app: AppContext): Promise<{ checked: number; changed: number }> {
+  const provider = await app.payments.provider();
+  if (!provider) return { checked: 0, changed: 0 };
+  const rows = await repo.listUnsettled(app.db.db, app.clock.now() - SETTLE_AFTER_MS, SETTLE_BATCH);
+  let changed = 0;
+  for (const row of rows) {
+    if (row.provider !== provider.name) continue;
+    const fetched = row.provider_id ? await provider.getPayment(row.provider_id).catch(() => null) : null;
+    if (!fetched) {
+      // Never reached the provider (the process died between our insert and its answer): nothing can be paid.
+      if (!row.provider_id && row.created_at < app.clock.now() - 4 * SETTLE_AFTER_MS) {
+        await app.db.db.updateTable('payments').set({ status: 'expired', updated_at: app.clock.now() })
+          .where('id', '=', row.id).where('provider_id', 'is', null).where('status', '=', 'open').execute();
+        changed++;
+      }
+      continue;
+    }
+    const applied = await applyProviderPayment(app, row.id, fetched);
+    if (applied && applied.status !== row.status) changed++;
   }
-  const fresh = await app.db.db.selectFrom('users').select('credits').where('id', '=', user.id).executeTakeFirstOrThrow();
-  return { payment: presentPayment(applied), view: paymentView(applied.status), credits: fresh.credits };
+  return { checked: rows.length, changed };
 }

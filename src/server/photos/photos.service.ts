@@ -173,25 +173,33 @@ export function listOwnPhotos(app: AppContext, profileId: number) {
 }
 
 /** Moderation: approve ('active', public) or reject a photo of this site waiting for inspection. */
-export async function moderatePhoto(app: AppContext, siteId: string, photoId: number, decision: 'approve' | 'reject') {
-  const updated = await app.db.db
-    .updateTable('photos')
-    .set({ status: decision === 'approve' ? 'active' : 'rejected', ...(decision === 'reject' ? { is_main: 0 } : {}) })
-    .where('id', '=', photoId)
-    .where('status', '=', 'under inspection')
-    // Staff rights are per site: a photo of another site is unknown here.
-    .where('profile_id', 'in', (eb) => eb.selectFrom('profiles').select('id').where('site_id', '=', siteId))
-    .returning(['id', 'profile_id', 'filename', 'thumb_filename'])
-    .executeTakeFirst();
-  if (!updated) throw new PhotoError('not_found', 'error.not_found', 404);
-  if (decision === 'reject') {
-    // A rejected photo is never shown to anyone again: its files go at once.
-    await deletePhotoFiles(app, updated);
-    const hasMain = await app.db.db.selectFrom('photos').select('id').where('profile_id', '=', updated.profile_id).where('is_main', '=', 1).executeTakeFirst();
-    if (!hasMain) {
-      const next = await app.db.db.selectFrom('photos').select('id').where('profile_id', '=', updated.profile_id).where('status', '!=', 'rejected').orderBy('id').executeTakeFirst();
-      if (next) await app.db.db.updateTable('photos').set({ is_main: 1 }).where('id', '=', next.id).execute();
+export async function moderatePhoto(
+  app: AppContext, siteId: string, photoId: number, decision: 'approve' | 'reject', record: (trx: Transaction<Database>) => Promise<void> = async () => undefined,
+) {
+  // The decision and its record (the staff audit) are one transaction; files go once it is committed.
+  const updated = await app.db.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('photos')
+      .set({ status: decision === 'approve' ? 'active' : 'rejected', ...(decision === 'reject' ? { is_main: 0 } : {}) })
+      .where('id', '=', photoId)
+      .where('status', '=', 'under inspection')
+      // Staff rights are per site: a photo of another site is unknown here.
+      .where('profile_id', 'in', (eb) => eb.selectFrom('profiles').select('id').where('site_id', '=', siteId))
+      .returning(['id', 'profile_id', 'filename', 'thumb_filename'])
+      .executeTakeFirst();
+    if (!row) return null;
+    if (decision === 'reject') {
+      const hasMain = await trx.selectFrom('photos').select('id').where('profile_id', '=', row.profile_id).where('is_main', '=', 1).executeTakeFirst();
+      if (!hasMain) {
+        const next = await trx.selectFrom('photos').select('id').where('profile_id', '=', row.profile_id).where('status', '!=', 'rejected').orderBy('id').executeTakeFirst();
+        if (next) await trx.updateTable('photos').set({ is_main: 1 }).where('id', '=', next.id).execute();
+      }
     }
-  }
+    await record(trx);
+    return row;
+  });
+  if (!updated) throw new PhotoError('not_found', 'error.not_found', 404);
+  // A rejected photo is never shown to anyone again: its files go at once.
+  if (decision === 'reject') await deletePhotoFiles(app, updated);
   await refreshHasPhoto(app, updated.profile_id);
 }

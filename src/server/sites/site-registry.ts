@@ -31,6 +31,12 @@ export interface SiteOriginOptions {
 
 const LOCAL_DOMAIN = /(^|\.)localhost$/;
 
+/** A host only a demo answers: localhost, *.localhost, a loopback address. */
+export function isDemoHost(domain: string): boolean {
+  const host = domain.toLowerCase();
+  return LOCAL_DOMAIN.test(host) || host.startsWith('127.') || host === '[::1]' || host === '::1';
+}
+
 /**
  * The public origin of each site, from configuration only (never from a request): SITE_ORIGINS,
  * else the YAML's public_origin in production, else the site's local domain and port in a demo.
@@ -80,7 +86,8 @@ export class SiteRegistry {
     this.origins = siteOrigins(sites, options);
     for (const site of sites) {
       this.byId.set(site.id, site);
-      for (const domain of site.domains) this.byDomain.set(domain.toLowerCase(), site);
+      // The demo's hosts (localhost, *.localhost, 127.0.0.1) answer only in a demo: production knows its real domains.
+      for (const domain of site.domains) if (!this.strictHosts || !isDemoHost(domain)) this.byDomain.set(domain.toLowerCase(), site);
       // The configured origin's host answers for its site too (e.g. www.kindred.example).
       this.byDomain.set(hostName(new URL(this.origins.get(site.id) as string).host), site);
     }

@@ -17,6 +17,7 @@ import { fieldErrors } from '../../../shared/accounts.contract';
 import { parseBody, ruleErrorResponse } from '../session';
 import type { ApiEnv } from '../types';
 import { authenticationRequired } from '../http-errors';
+import { parseId } from '../../../shared/ids';
 
 type C = Context<ApiEnv>;
 
@@ -54,8 +55,7 @@ export function adminRoutes(app: AppContext) {
     return c.json({ error: 'invalid_input', message: Object.values(fields)[0] ?? c.var.t('error.invalid_input'), fields }, 400);
   };
   const idQuery = (c: C, name = 'id') => {
-    const raw = c.req.query(name) ?? '';
-    return /^\d{1,9}$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+    return parseId(c.req.query(name));
   };
   const badId = (c: C) => c.json({ error: 'invalid_input', message: c.var.t('admin.error.invalid') }, 400);
 

@@ -12,8 +12,9 @@ import { listLikes, nextPendingLike } from '../../likes/likes.service';
 import { jsonError } from '../http-errors';
 import { handler, requireUser, ruleErrorResponse } from '../session';
 import type { ApiEnv } from '../types';
+import { IdTextSchema } from '../../../shared/ids';
 
-const Id = v.pipe(v.string(), v.regex(/^\d{1,10}$/), v.transform(Number), v.minValue(1), v.maxValue(2 ** 31 - 1));
+const Id = IdTextSchema;
 const OpenQuery = v.union([
   v.object({ conversation: Id, before: v.optional(Id) }),
   v.object({ profile_id: Id }),

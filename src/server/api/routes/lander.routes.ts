@@ -2,7 +2,9 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import { LANDER_PROFILES_TTL_MS, LanderProfilesQuerySchema, LanderViewSchema } from '../../../shared/landers.contract';
 import type { AppContext } from '../../app-context';
+import { VIEWED_MAX } from '../../../shared/tracking';
 import { recordFunnelStep } from '../../landers/funnel.service';
+import { trackingCookie } from '../../tracking/tracking.service';
 import { landerTeasers } from '../../landers/landers.service';
 import { jsonError } from '../http-errors';
 import { handler } from '../session';
@@ -24,8 +26,15 @@ export function landerRoutes(app: AppContext) {
   });
 
   routes.post('/lander-view.php', handler({ member: false, schema: LanderViewSchema }, async (c, body) => {
+    // Counted once per visit (the tracking cookie remembers it) and at most LANDER_VIEW_IP per address an hour.
+    const tracking = c.var.tracking;
+    const seen = `${body.lander}/${body.slug}`;
+    if (tracking.viewed?.includes(seen)) return c.body(null, 204);
+    await app.abuse.consume('lander_view_ip', c.var.ip);
     // The network is the visit's (cookie or the page's query string), never one the body names.
-    await recordFunnelStep(app.db.db, c.var.ctx.site.id, { ...c.var.tracking, lander: body.lander, slug: body.slug }, 'views');
+    await recordFunnelStep(app.db.db, c.var.ctx.site.id, { ...tracking, lander: body.lander, slug: body.slug }, 'views');
+    const viewed = [...(tracking.viewed ?? []), seen].slice(-VIEWED_MAX);
+    c.header('Set-Cookie', trackingCookie({ ...tracking, viewed }, c.var.ctx.secure), { append: true });
     return c.body(null, 204);
   }));
 

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import {
-  CreatePaymentSchema, CreditsQuerySchema, DirectDebitSchema, DirectDebitSmsSchema, DiscountQuerySchema, MethodsQuerySchema,
+  CreatePaymentSchema, CreditsQuerySchema, DiscountCodeSchema, DirectDebitSchema, DirectDebitSmsSchema, DiscountQuerySchema, MethodsQuerySchema,
   PaymentIdQuerySchema, RepeatOrderSchema,
 } from '../../../shared/payments.contract';
 import type { AppContext } from '../../app-context';
@@ -20,6 +20,7 @@ const ProviderId = v.pipe(v.string(), v.regex(/^tr_[A-Za-z0-9]{4,40}$/));
 const DdInfoQuery = v.object({
   bundle: v.optional(v.pipe(v.string(), v.regex(/^\d{1,7}$/), v.transform(Number))),
   country: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{2}$/))),
+  discount: v.optional(DiscountCodeSchema),
 });
 
 /** Credits shop, payments, transactions, repeat order, direct debit, discount codes, time bonus, webhook. */
@@ -60,9 +61,9 @@ export function paymentRoutes(app: AppContext) {
     return c.json(await transactionReceipt(app, c.var.ctx.site, user, query.output.id));
   }));
 
-  routes.post('/repeat-order.php', handler({ member: true, schema: RepeatOrderSchema }, async (c, _body, user) => {
+  routes.post('/repeat-order.php', handler({ member: true, schema: RepeatOrderSchema }, async (c, body, user) => {
     try {
-      return c.json(await repeatOrder(app, caller(c), user));
+      return c.json(await repeatOrder(app, caller(c), user, { key: body.key }));
     } catch (err) {
       // The UI offers "try again" and "pay with PayPal" for the same bundle.
       if (err instanceof RuleError && err.code === 'card_failed') return c.json({ error: err.code, message: c.var.t(err.key), retry: err.params }, 402);

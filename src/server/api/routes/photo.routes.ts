@@ -8,12 +8,13 @@ import { jsonError } from '../http-errors';
 import { audit, findStaff, requirePermission } from '../../admin/staff.service';
 import { handler, requireUser, ruleErrorResponse } from '../session';
 import type { ApiEnv } from '../types';
+import { IdSchema } from '../../../shared/ids';
 
-const PhotoId = v.object({ photo_id: v.pipe(v.number(), v.integer(), v.minValue(1)) });
+const PhotoId = v.object({ photo_id: IdSchema });
 const Interests = v.object({ interests: v.pipe(v.array(v.picklist(INTERESTS)), v.maxLength(INTERESTS.length)) });
 const Moderation = v.union([
-  v.object({ photo_id: v.pipe(v.number(), v.integer(), v.minValue(1)), decision: v.picklist(['approve', 'reject']) }),
-  v.object({ report_id: v.pipe(v.number(), v.integer(), v.minValue(1)), decision: v.literal('resolve') }),
+  v.object({ photo_id: IdSchema, decision: v.picklist(['approve', 'reject']) }),
+  v.object({ report_id: IdSchema, decision: v.literal('resolve') }),
 ]);
 
 /** Photos (upload, main, delete), interests, the member's own profile, and moderation for staff. */
@@ -64,19 +65,22 @@ export function photoRoutes(app: AppContext) {
     const siteId = c.var.ctx.site.id;
     const now = app.clock.now();
     if ('photo_id' in body) {
-      await moderatePhoto(app, siteId, body.photo_id, body.decision);
-      await audit(db, staff, now, { action: `photo_${body.decision}`, targetType: 'photo', targetId: body.photo_id, before: { status: 'under inspection' }, after: { status: body.decision === 'approve' ? 'active' : 'rejected' } });
+      await moderatePhoto(app, siteId, body.photo_id, body.decision, (trx) =>
+        audit(trx, staff, now, { action: `photo_${body.decision}`, targetType: 'photo', targetId: body.photo_id, before: { status: 'under inspection' }, after: { status: body.decision === 'approve' ? 'active' : 'rejected' } }));
     } else {
-      const done = await db
-        .updateTable('reports')
-        .set({ status: 'resolved' })
-        .where('id', '=', body.report_id)
-        .where('status', '=', 'open')
-        .where('profile_id', 'in', (eb) => eb.selectFrom('profiles').select('id').where('site_id', '=', siteId))
-        .returning('id')
-        .executeTakeFirst();
+      const done = await db.transaction().execute(async (trx) => {
+        const resolved = await trx
+          .updateTable('reports')
+          .set({ status: 'resolved' })
+          .where('id', '=', body.report_id)
+          .where('status', '=', 'open')
+          .where('profile_id', 'in', (eb) => eb.selectFrom('profiles').select('id').where('site_id', '=', siteId))
+          .returning('id')
+          .executeTakeFirst();
+        if (resolved) await audit(trx, staff, now, { action: 'report_resolve', targetType: 'report', targetId: body.report_id, before: { status: 'open' }, after: { status: 'resolved' } });
+        return resolved;
+      });
       if (!done) return jsonError(c, 404, 'not_found', 'error.not_found');
-      await audit(db, staff, now, { action: 'report_resolve', targetType: 'report', targetId: body.report_id, before: { status: 'open' }, after: { status: 'resolved' } });
     }
     return c.json({ done: true });
   }));
