@@ -3,6 +3,7 @@ import { activeMember, as, post } from '../helpers/members';
 import { completeLocalCheckout, freePort, serveApi } from '../helpers/payments';
 import { staffSession, totpCode } from '../helpers/staff';
 import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
+import { ProviderError } from '../../src/server/payments/provider';
 
 type Member = Awaited<ReturnType<typeof activeMember>>;
 type Staff = Awaited<ReturnType<typeof staffSession>>;
@@ -219,6 +220,33 @@ for (const dialect of DIALECTS) {
         const listed = await json<{ payments: { id: number }[] }>(req(`/api/admin/payments.php?status=refunded&user_id=${m.userId}`, as(finance.cookie)));
         expect(listed.payments.map((p) => p.id)).toEqual([created.payment_id]);
         expect((await req('/api/admin/payments.php?status=stolen', as(finance.cookie))).status).toBe(400);
+      });
+
+      it('a refund the provider refuses answers a translated 409 and is audited as refused; parallel refunds refund once', async () => {
+        const m = await member();
+        await t.app.db.db.updateTable('users').set({ created_at: t.clock.now() - 30 * 86_400_000 }).where('id', '=', m.userId).execute();
+        const created = await json<{ payment_id: number; checkout_url: string }>(req('/api/payments.php', post(m.cookie, { bundle: 1, method: 'creditcard', country: 'NL', consent: true })));
+        await completeLocalCheckout(created.checkout_url, 'paid');
+        const provider = (await t.app.payments.provider())!;
+        const original = provider.refund;
+        (provider as { refund: typeof original }).refund = async () => { throw new ProviderError('The payment cannot be refunded', 422); };
+        try {
+          const refused = await act(finance, { action: 'refund', user_id: m.userId, payment_id: created.payment_id, reason: 'Complaint' });
+          expect(refused.status).toBe(409);
+          expect((await json<{ message: string }>(refused)).message).toBe('The payment provider refused this refund. Nothing was refunded.');
+        } finally {
+          (provider as { refund: typeof original }).refund = original;
+        }
+        expect((await auditRows()).at(-1)).toMatchObject({ action: 'refund_refused', target_type: 'payment', target_id: created.payment_id });
+        const answers = await Promise.all(Array.from({ length: 10 }, () => act(finance, { action: 'refund', user_id: m.userId, payment_id: created.payment_id, reason: 'Complaint' })));
+        expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+        expect(answers.every((a) => a.status === 200 || a.status === 409)).toBe(true);
+        const payment = await t.app.db.db.selectFrom('payments').selectAll().where('id', '=', created.payment_id).executeTakeFirstOrThrow();
+        expect(payment).toMatchObject({ status: 'refunded', refunded_amount: 3495, credits_taken_back: 100 });
+        expect((await auditRows()).filter((r) => r.target_type === 'payment' && r.target_id === created.payment_id).map((r) => r.action)).toEqual(['refund_refused', 'refund']);
+        // Out of the dashboard's today (its figures are checked below).
+        const earlier = t.clock.now() - 3 * 86_400_000;
+        await t.app.db.db.updateTable('payments').set({ created_at: earlier, paid_at: earlier, updated_at: earlier }).where('id', '=', created.payment_id).execute();
       });
     });
 

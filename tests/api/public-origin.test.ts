@@ -84,6 +84,12 @@ for (const dialect of DIALECTS) {
       expect((await t.request('/api/settings.php', { host: 'www.rijpedates.example' })).status).toBe(200);
     });
 
+    it("answers the demo's hosts from the site YAML (localhost, *.localhost, 127.0.0.1) with 421", async () => {
+      for (const host of ['localhost', 'localhost:4321', 'kindred.localhost', 'gay.localhost', 'rijpe.localhost', '127.0.0.1']) {
+        expect((await t.request('/api/settings.php', { host })).status, host).toBe(421);
+      }
+    });
+
     it('mails the configured https origin, and marks cookies Secure', async () => {
       const res = await t.request('/api/signup.php', {
         host: 'maennerhafen.example',

@@ -130,6 +130,16 @@ test('a failed payment offers another method, which then succeeds', async ({ pag
   await finishCheckout(page, tr('en', 'payments.local.failed'));
   await expect(page.getByRole('heading', { name: tr('en', 'payments.failed') })).toBeVisible({ timeout: 15_000 });
   await expect(premiumNav(page)).toBeVisible();
+  // No receipt for money never received: the payment's own page shows its state.
+  const failedId = new URL(page.url()).searchParams.get('id');
+  const failedPage = await page.context().newPage();
+  await failedPage.goto(`/transactions/${failedId}`);
+  await expect(failedPage.getByRole('heading', { name: t('shop.tx_state_failed') })).toBeVisible();
+  await expect(failedPage.getByRole('heading', { name: t('shop.receipt_heading') })).toHaveCount(0);
+  await expect(failedPage.getByRole('link', { name: t('shop.try_other_method') })).toBeVisible();
+  // An unknown method in the address is a 404, not a checkout.
+  expect((await failedPage.goto(`/credits/${BUNDLE.id}/nope`))?.status()).toBe(404);
+  await failedPage.close();
   await page.getByRole('link', { name: t('shop.try_other_method') }).click();
   await expect(page).toHaveURL(new RegExp(`/credits/${BUNDLE.id}`));
   await order(page, 'PayPal');
@@ -158,8 +168,12 @@ test('direct debit with the SMS code from the development mailbox', async ({ pag
   await login(page, member);
   await page.goto(`/credits/${BUNDLE.id}?country=NL`);
   await page.getByRole('radio', { name: tr('en', 'payments.method.directdebit') }).check();
+  // A new member's discount (the time bonus) is on the checkout's total, and the same total on the form.
+  await expect(page.locator('.order-total .price-old')).toBeVisible();
+  const shown = (await page.locator('.order-total .price-now').textContent())?.trim();
   await page.getByRole('button', { name: t('shop.dd_continue') }).click();
   await expect(page).toHaveURL(new RegExp(`/directdebit\\?bundle=${BUNDLE.id}&country=NL`));
+  await expect(page.locator('.order-total .price-now')).toHaveText(shown as string);
   await expect(page.getByRole('heading', { name: t('shop.dd_mandate_title') })).toBeVisible();
   await expect(page.locator('.mandate-data')).toContainText('NL98ZZZ999999990000');
   // Reached by a click, not page.goto: wait for the form's island before using it.
@@ -207,6 +221,8 @@ test('direct debit with the SMS code from the development mailbox', async ({ pag
   await expect(page.getByRole('heading', { name: new RegExp(`${t('shop.result_completed')}|${t('shop.result_pending')}`) })).toBeVisible({ timeout: 15_000 });
   await page.goto('/transactions');
   await expect(page.locator('[data-payment]').first()).toContainText(tr('en', 'payments.method.directdebit'));
+  // Charged what both pages showed.
+  await expect(page.locator('[data-payment]').first()).toContainText(shown as string);
 });
 
 test('repeat order with the stored card, and a declined stored card offers try again and PayPal', async ({ page, request }) => {
