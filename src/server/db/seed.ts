@@ -237,7 +237,7 @@ export async function seedDemoMembers(app: AppContext): Promise<void> {
           const files = [`avatars/${profile.id}.svg`, `photos/${profile.id}/demo-${randomBytes(8).toString('hex')}.svg`, `photos/${profile.id}/demo-${randomBytes(8).toString('hex')}.svg`];
           mkdirSync(path.join(app.config.uploadDir, 'photos', String(profile.id)), { recursive: true });
           mkdirSync(path.join(app.config.uploadDir, 'avatars'), { recursive: true });
-          files.forEach((file, n) => writeFileSync(path.join(app.config.uploadDir, file), n === 0 ? avatarSvg(subject, seed) : extraPhotoSvg(subject, seed, n)));
+          for (const [n, file] of files.entries()) writeFileSync(path.join(app.config.uploadDir, file), n === 0 ? avatarSvg(subject, seed) : extraPhotoSvg(subject, seed, n));
           await trx.insertInto('photos').values(files.map((file, n) => ({
             profile_id: profile.id, filename: file, thumb_filename: file, status: 'active' as const, is_main: n === 0 ? 1 : 0, created_at: now,
           }))).execute();
