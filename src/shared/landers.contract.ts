@@ -29,7 +29,11 @@ export interface LanderProfiles {
   total: number;
   /** Of those, active in the last ONLINE_WINDOW_MS. */
   online: number;
+  /** The shown profiles that are online now. */
+  online_ids: number[];
   country: string;
+  /** Whether `country` is the visitor's (asked, or placed by GeoIP) rather than the site's first: only then is it "near you". */
+  placed: boolean;
   /** Region code → matching members, when asked for. */
   regions: Record<string, number> | null;
 }

@@ -17,8 +17,8 @@ export interface LanderView {
   video: string;
   poster: string;
   fictionalLabel: string;
-  /** The hero image (the LCP element), preloaded by the layout. */
-  hero: string;
+  /** The decorative hero image of the designs that have one (preloaded by the layout). */
+  hero?: string;
 }
 
 /** Teasers show the gender a site's audience looks for when the lander's filter does not say. */

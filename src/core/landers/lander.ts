@@ -1,32 +1,20 @@
 // Lander page script (small, no framework): counts the view, fills the teaser slots with real profiles after the
 // first paint, shows the map's region counts, and turns a swipe on the card stack into opening signup.
 import type { LanderProfiles } from '../../shared/landers.contract';
+import { countText, formsOf } from './count-text';
+import { fillTeasers } from './teasers';
 
 const root = document.querySelector<HTMLElement>('[data-lander]');
-
-function fillText(template: string | undefined, n: number): string {
-  return (template ?? '').replace('{n}', n.toLocaleString(document.documentElement.lang));
-}
+const locale = document.documentElement.lang;
 
 function fill(root: HTMLElement, data: LanderProfiles) {
-  const slots = root.querySelectorAll<HTMLElement>('[data-teaser]');
-  data.profiles.forEach((p, i) => {
-    const slot = slots[i];
-    if (!slot) return;
-    const img = slot.querySelector<HTMLImageElement>('[data-teaser-img]');
-    if (img && p.thumb) img.src = `/uploads/${p.thumb}`;
-    const name = slot.querySelector('[data-teaser-name]');
-    if (name) name.textContent = `${p.name}, ${p.age}`;
-    const meta = slot.querySelector('[data-teaser-meta]');
-    if (meta) meta.textContent = p.city ?? p.region ?? p.country;
-    const fictional = slot.querySelector<HTMLElement>('[data-teaser-fictional]');
-    if (fictional) fictional.hidden = !p.fictional;
-    // The teaser opens signup aimed at that member.
-    const link = slot.querySelector<HTMLAnchorElement>('a');
-    if (link) link.dataset.target = String(p.id);
-  });
-  for (const el of root.querySelectorAll('[data-online]')) el.textContent = fillText(root.dataset.onlineText, data.online);
-  for (const el of root.querySelectorAll('[data-total]')) el.textContent = fillText(root.dataset.totalText, data.total);
+  fillTeasers(root, data);
+  // "Near you" only for a visitor the server could place, and never "0 members online".
+  for (const el of root.querySelectorAll<HTMLElement>('[data-online]')) {
+    el.hidden = !data.placed || data.online === 0;
+    if (!el.hidden) el.textContent = countText(formsOf(root.dataset.onlineForms), locale, data.online);
+  }
+  for (const el of root.querySelectorAll('[data-total]')) el.textContent = countText(formsOf(root.dataset.totalForms), locale, data.total);
   if (data.regions) {
     const country = root.querySelector<HTMLElement>(`[data-map-country="${data.country}"]`);
     if (country) {
@@ -34,10 +22,11 @@ function fill(root: HTMLElement, data: LanderProfiles) {
       const max = Math.max(1, ...Object.values(data.regions));
       for (const region of country.querySelectorAll<SVGGElement>('[data-region]')) {
         const n = data.regions[region.dataset.region as string] ?? 0;
-        region.querySelector('[data-bubble]')?.setAttribute('r', String(6 + Math.round(30 * Math.sqrt(n / max))));
+        region.querySelector('[data-bubble]')?.setAttribute('r', String(n ? 6 + Math.round(22 * Math.sqrt(n / max)) : 0));
       }
+      const forms = formsOf(root.dataset.membersForms);
       for (const label of country.querySelectorAll<HTMLElement>('[data-region-count]')) {
-        label.textContent = fillText(root.dataset.membersText, data.regions[label.dataset.regionCount as string] ?? 0);
+        label.textContent = countText(forms, locale, data.regions[label.dataset.regionCount as string] ?? 0);
       }
     }
   }

@@ -28,9 +28,29 @@ const FAKERS: Record<string, Faker> = {
 
 /** Share of the demo population per site, in file order; the rest goes to the last site. */
 const DEFAULT_TOTAL = 2000;
-/** Of the demo members with a picture, this share has more photos (2 to 6 in all): about a quarter of everyone. */
-const MORE_PHOTOS_SHARE = 0.3;
+/** Of the demo members with a picture, this share has more photos (2 to 6 in all): about half of everyone. */
+const MORE_PHOTOS_SHARE = 0.6;
 const DAY_MS = 86_400_000;
+/** Share of the demo population active in the last minutes (online now), as on a busy evening. */
+const ONLINE_SHARE = 0.06;
+
+/** A small deterministic hash, for choices that must not move the seed's random stream. */
+function seedHash(seed: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < seed.length; i++) h = Math.imul(h ^ seed.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+/** A region weighted by its size (its listed cities): big regions get more members, as in life. */
+function weightedRegion<T extends { cities: string[] }>(regions: readonly T[], seed: string): T {
+  const total = regions.reduce((sum, r) => sum + r.cities.length, 0);
+  let n = seedHash(seed) % total;
+  for (const r of regions) {
+    if (n < r.cities.length) return r;
+    n -= r.cities.length;
+  }
+  return regions[0];
+}
 
 interface NichePlan {
   female: number;
@@ -90,7 +110,9 @@ export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL, optio
       const age = rng.number.int({ min: plan.minAge, max: plan.maxAge });
       const birth = new Date(now - age * 365.25 * DAY_MS - rng.number.int({ min: 0, max: 364 }) * DAY_MS);
       const regions = REGIONS[country] ?? [];
-      const region = regions.length ? rng.helpers.arrayElement(regions) : null;
+      // The stream's draw is kept (the rest of the demo data stays as it was); the region is chosen by weight.
+      const drawn = regions.length ? rng.helpers.arrayElement(regions) : null;
+      const region = drawn ? weightedRegion(regions, `${site.id}:${i}:region`) : null;
       const firstName = faker.person.firstName(gender);
       const name = rnd() < 0.5 ? firstName : `${firstName}${rng.number.int({ min: 18, max: 99 })}`;
       const avatarSeed = `${site.id}:${name.slice(0, 64)}:${birth.toISOString().slice(0, 10)}`;
@@ -120,7 +142,7 @@ export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL, optio
           fictional: rnd() < 0.15 ? 1 : 0,
           invisible: 0,
           status: 'active',
-          last_active_at: now - rng.number.int({ min: 0, max: 30 * DAY_MS }),
+          last_active_at: now - rng.number.int({ min: 0, max: 30 * DAY_MS }) % (seedHash(`${site.id}:${i}:online`) % 1000 < ONLINE_SHARE * 1000 ? 10 * 60_000 : Number.MAX_SAFE_INTEGER),
           created_at: now - rng.number.int({ min: 30 * DAY_MS, max: 900 * DAY_MS }),
         },
         interests: rng.helpers.arrayElements(INTERESTS, { min: 3, max: 8 }),
@@ -162,6 +184,8 @@ export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL, optio
 }
 
 export const DEMO_PASSWORD = 'kindred-demo-2026';
+/** Birth date of the demo logins' profiles. */
+const DEMO_BIRTH_DATE = '1985-06-15';
 /** The demo members of a site: a confirmed free member, a premium member and one staff account per role. */
 export function demoMembers(site: Site) {
   const domain = site.domains[0];
@@ -196,15 +220,29 @@ export async function seedDemoMembers(app: AppContext): Promise<void> {
           })
           .returning('id')
           .executeTakeFirstOrThrow();
-        await trx
+        const profile = await trx
           .insertInto('profiles')
           .values({
             site_id: site.id, user_id: user.id, name: member.name, gender: female ? 'female' : 'male', sexuality: site.niche === 7 ? 'gay' : 'hetero',
-            birth_date: '1985-06-15', country: site.countries[0], region: REGIONS[site.countries[0]]?.[0]?.code ?? null, city: REGIONS[site.countries[0]]?.[0]?.cities[0] ?? null,
+            birth_date: DEMO_BIRTH_DATE, country: site.countries[0], region: REGIONS[site.countries[0]]?.[0]?.code ?? null, city: REGIONS[site.countries[0]]?.[0]?.cities[0] ?? null,
             hair_color: 'brown', eye_color: 'blue', body_type: 'average', relationship_status: 'single', tattoos: 'none', about: null,
             fictional: 0, invisible: member.staff ? 1 : 0, status: 'active', last_active_at: now, created_at: now,
           })
-          .execute();
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        // The demo logins have photos too (a main one and two more), so their own pages look like a member's.
+        if (!member.staff) {
+          const subject = { gender: female ? 'female' as const : 'male' as const, age: ageOn(DEMO_BIRTH_DATE, now), hair_color: 'brown' };
+          const seed = `${site.id}:${member.email}`;
+          const files = [`avatars/${profile.id}.svg`, `photos/${profile.id}/demo-${randomBytes(8).toString('hex')}.svg`, `photos/${profile.id}/demo-${randomBytes(8).toString('hex')}.svg`];
+          mkdirSync(path.join(app.config.uploadDir, 'photos', String(profile.id)), { recursive: true });
+          mkdirSync(path.join(app.config.uploadDir, 'avatars'), { recursive: true });
+          for (const [n, file] of files.entries()) writeFileSync(path.join(app.config.uploadDir, file), n === 0 ? avatarSvg(subject, seed) : extraPhotoSvg(subject, seed, n));
+          await trx.insertInto('photos').values(files.map((file, n) => ({
+            profile_id: profile.id, filename: file, thumb_filename: file, status: 'active' as const, is_main: n === 0 ? 1 : 0, created_at: now,
+          }))).execute();
+          await trx.updateTable('profiles').set({ has_photo: 1 }).where('id', '=', profile.id).execute();
+        }
         if (member.staff) {
           await trx.insertInto('staff_accounts').values({
             user_id: user.id, site_id: site.id, role: member.staff as StaffRole, totp_secret: null, totp_pending_secret: null, totp_enabled_at: null, totp_last_step: null, created_at: now,

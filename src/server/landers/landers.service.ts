@@ -21,7 +21,12 @@ export function landerCountry(site: Site, asked: string | undefined, visitor: st
   return site.countries[0];
 }
 
-async function computeTeasers(app: AppContext, site: Site, viewerProfileId: number | null, q: LanderProfilesQuery, country: string): Promise<LanderProfiles> {
+/** Whether the lander's country is the visitor's own (asked or placed), not the site's fallback. */
+export function visitorPlaced(site: Site, asked: string | undefined, visitor: string | null): boolean {
+  return Boolean((asked && site.countries.includes(asked)) || (visitor && site.countries.includes(visitor)));
+}
+
+async function computeTeasers(app: AppContext, site: Site, viewerProfileId: number | null, q: LanderProfilesQuery, country: string, placed: boolean): Promise<LanderProfiles> {
   const db = app.db.db;
   const now = app.clock.now();
   let base = db.selectFrom('profiles').where((eb) => visibleTo(eb, site.id, viewerProfileId));
@@ -36,13 +41,15 @@ async function computeTeasers(app: AppContext, site: Site, viewerProfileId: numb
     ])
     .execute();
   // Photos first, then the most recently active: the same order search uses (and its index).
-  const ids = (await base.select('profiles.id').orderBy('profiles.has_photo', 'desc').orderBy('profiles.last_active_at', 'desc').orderBy('profiles.id', 'desc').limit(q.limit).execute()).map((r) => r.id);
+  const shown = await base.select(['profiles.id', 'profiles.last_active_at']).orderBy('profiles.has_photo', 'desc').orderBy('profiles.last_active_at', 'desc').orderBy('profiles.id', 'desc').limit(q.limit).execute();
+  const ids = shown.map((r) => r.id);
+  const onlineIds = shown.filter((r) => Number(r.last_active_at) >= now - ONLINE_WINDOW_MS).map((r) => r.id);
   let regions: Record<string, number> | null = null;
   if (q.regions) {
     const rows = await base.select((eb) => ['profiles.region', eb.fn.countAll<number>().as('n')]).where('profiles.region', 'is not', null).groupBy('profiles.region').execute();
     regions = Object.fromEntries(rows.map((r) => [r.region as string, Number(r.n)]));
   }
-  return { profiles: await cardsByIds(db, ids, now), total: Number(counts?.total ?? 0), online: Number(counts?.online ?? 0), country, regions };
+  return { profiles: await cardsByIds(db, ids, now), total: Number(counts?.total ?? 0), online: Number(counts?.online ?? 0), online_ids: onlineIds, country, placed, regions };
 }
 
 /**
@@ -51,9 +58,10 @@ async function computeTeasers(app: AppContext, site: Site, viewerProfileId: numb
  */
 export async function landerTeasers(app: AppContext, site: Site, viewer: User | null, q: LanderProfilesQuery, visitorCountry: string | null): Promise<LanderProfiles> {
   const country = landerCountry(site, q.country, visitorCountry);
+  const placed = visitorPlaced(site, q.country, visitorCountry);
   const viewerProfileId = await profileIdOf(app.db.db, viewer);
-  if (viewerProfileId !== null) return computeTeasers(app, site, viewerProfileId, q, country);
-  const key = `${site.id}|${country}|${q.gender ?? ''}|${q.min_age ?? ''}|${q.max_age ?? ''}|${q.near ?? ''}|${q.regions ?? ''}|${q.limit}`;
+  if (viewerProfileId !== null) return computeTeasers(app, site, viewerProfileId, q, country, placed);
+  const key = `${site.id}|${country}|${placed ? 'placed' : ''}|${q.gender ?? ''}|${q.min_age ?? ''}|${q.max_age ?? ''}|${q.near ?? ''}|${q.regions ?? ''}|${q.limit}`;
   const now = app.clock.now();
   let cache = caches.get(app);
   if (!cache) {
@@ -62,7 +70,7 @@ export async function landerTeasers(app: AppContext, site: Site, viewer: User | 
   }
   const hit = cache.get(key);
   if (hit && now - hit.at < LANDER_PROFILES_TTL_MS && hit.at <= now) return hit.value;
-  const value = await computeTeasers(app, site, null, q, country);
+  const value = await computeTeasers(app, site, null, q, country, placed);
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   cache.set(key, { at: now, value });
   return value;

@@ -1,0 +1,90 @@
+import type { Page } from '@playwright/test';
+import type { Locale } from '../../src/shared/locales';
+import { LANDER_TYPES } from '../../src/shared/tracking';
+import { expect, onHost, skipEntryWarning, test, tr } from './fixtures';
+
+// The three demo sites in their own language and one other.
+const SITES = [
+  { host: 'localhost', locale: 'en' },
+  { host: 'rijpe.localhost', locale: 'nl' },
+  { host: 'gay.localhost', locale: 'de' },
+  { host: 'rijpe.localhost', locale: 'en' },
+] as const;
+
+/** Phones run 320 and 390 px, the desktop project 1280 px. */
+const widthsOf = (project: string) => (project === 'phone' ? [320, 390] : [1280]);
+
+/** Member photos shown and loaded (an image from /uploads/ with a natural width). */
+async function expectMemberPhotos(page: Page, min: number) {
+  await expect.poll(() => page.locator('img[data-teaser-img]').evaluateAll((imgs) => (imgs as HTMLImageElement[])
+    .filter((img) => img.src.includes('/uploads/') && img.complete && img.naturalWidth > 0 && img.getBoundingClientRect().width > 0).length)).toBeGreaterThanOrEqual(min);
+}
+
+async function open(page: Page, host: string, locale: Locale, path: string, width: number) {
+  await page.setViewportSize({ width, height: width < 800 ? 740 : 800 });
+  await page.context().addCookies([{ name: 'lang', value: locale, url: onHost(host) }]);
+  await page.goto(onHost(host, path));
+}
+
+/** Every count on the page is in its plural form, and none says 0 members. */
+async function expectHonestCounts(page: Page, locale: Locale) {
+  const body = (await page.locator('main').textContent()) ?? '';
+  for (const key of ['lander.online_now', 'lander.members_total', 'lander.map_members', 'home.online_now']) {
+    const zero = tr(locale, key, 0).replace('{{count}}', '0');
+    if (key !== 'lander.map_members') expect(body).not.toContain(zero);
+  }
+}
+
+test.describe('home pages and landers show members', () => {
+  for (const { host, locale } of SITES) {
+    test(`the home page of ${host} (${locale}) shows members, who is online and the button above the fold`, async ({ page }, info) => {
+      await skipEntryWarning(page);
+      for (const width of widthsOf(info.project.name)) {
+        await open(page, host, locale, '/', width);
+        await expectMemberPhotos(page, 4);
+        const cta = page.locator('[data-home] a.btn-primary[data-open-signup]');
+        await expect(cta).toBeInViewport();
+        const box = await cta.boundingBox();
+        expect((box?.y ?? 1e9) + (box?.height ?? 0)).toBeLessThanOrEqual(width < 800 ? 740 : 800);
+        await expect(page.locator('[data-home-online]')).toHaveText(/\d/);
+        await expectHonestCounts(page, locale);
+        await page.screenshot({ path: info.outputPath(`home-${host}-${locale}-${width}.png`) });
+      }
+    });
+
+    for (const type of LANDER_TYPES) {
+      test(`${type} on ${host} (${locale}) shows member photos and honest counts`, async ({ page }, info) => {
+        await skipEntryWarning(page);
+        for (const width of widthsOf(info.project.name)) {
+          await open(page, host, locale, `/landers/${type}`, width);
+          await expectMemberPhotos(page, 1);
+          await expectHonestCounts(page, locale);
+          // The call to action is not covered by a text shadow.
+          await expect(page.locator('main .lander-cta').first()).toHaveCSS('text-shadow', 'none');
+          if (type === 'maplanding') {
+            await expect(page.locator('[data-map-country]:not([hidden]) [data-map-outline]')).toBeVisible();
+            // Each region's count is in the plural form its number needs ("1 member", "2 members").
+            const labels = page.locator('[data-map-country]:not([hidden]) [data-region-count]');
+            await expect(labels.first()).toHaveText(/\d/);
+            for (const text of await labels.allInnerTexts()) {
+              const n = Number(text.replace(/\D/g, ''));
+              expect(text).toBe(tr(locale, 'lander.map_members', n).replace('{{count}}', n.toLocaleString(locale)));
+            }
+          }
+          if (type === 'alonetonight') {
+            // The test's visitor (127.0.0.1) cannot be placed: no "near you" figure at all.
+            await expect(page.locator('[data-online]')).toBeHidden();
+          }
+          if (type === 'gallery') await expect(page.locator('main .lander-cta').first()).toBeInViewport();
+          if (type === 'tinderswipe') {
+            // The top card (a way into signup) shows its whole name line inside the stage.
+            const stage = await page.locator('.swipe-stage').boundingBox();
+            const text = await page.locator('.swipe-card-0 .teaser-text').boundingBox();
+            expect((text?.y ?? 0) + (text?.height ?? 0)).toBeLessThanOrEqual((stage?.y ?? 0) + (stage?.height ?? 0) + 1);
+          }
+          await page.screenshot({ path: info.outputPath(`${type}-${host}-${locale}-${width}.png`) });
+        }
+      });
+    }
+  }
+});
