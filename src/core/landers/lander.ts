@@ -23,7 +23,10 @@ function fill(root: HTMLElement, data: LanderProfiles) {
     if (fictional) fictional.hidden = !p.fictional;
     // The teaser opens signup aimed at that member.
     const link = slot.querySelector<HTMLAnchorElement>('a');
-    if (link) link.dataset.target = String(p.id);
+    if (link) {
+      link.dataset.target = String(p.id);
+      link.dataset.targetName = p.name;
+    }
   });
   for (const el of root.querySelectorAll('[data-online]')) el.textContent = fillText(root.dataset.onlineText, data.online);
   for (const el of root.querySelectorAll('[data-total]')) el.textContent = fillText(root.dataset.totalText, data.total);
