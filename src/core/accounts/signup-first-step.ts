@@ -15,6 +15,25 @@ function warmWizard(form: HTMLFormElement) {
   window.setTimeout(warm, WARM_AFTER_MS);
 }
 
+/** On leaving the e-mail field, a likely typo ("gmial.com") is offered as in the wizard (the checker loads then). */
+function offerEmailFix(form: HTMLFormElement) {
+  const email = form.querySelector<HTMLInputElement>('input[name="email"]');
+  const hint = form.querySelector<HTMLElement>('[data-email-hint]');
+  if (!email || !hint) return;
+  let suggestion: string | null = null;
+  email.addEventListener('blur', async () => {
+    const value = email.value.trim();
+    const { default: checker } = await import('@zootools/email-spell-checker');
+    suggestion = value ? (checker.run({ email: value })?.full ?? null) : null;
+    hint.hidden = !suggestion;
+    (hint.firstElementChild as HTMLElement).textContent = (hint.dataset.text ?? '').replace('{suggestion}', suggestion ?? '');
+  });
+  hint.querySelector('button')?.addEventListener('click', () => {
+    if (suggestion) email.value = suggestion;
+    hint.hidden = true;
+  });
+}
+
 /** Aims the first step at a member (free first message, their name in the title) or at nobody. */
 function aim(step: HTMLElement, target: { id: string; name: string | null } | null) {
   step.dataset.signupFirst = target?.id ?? '';
@@ -32,7 +51,10 @@ function aim(step: HTMLElement, target: { id: string; name: string | null } | nu
 /** Shows the form, or the invitation notice when signups are closed to this visitor. */
 function showOpen(step: HTMLElement, open: boolean) {
   (step.querySelector('[data-signup-form-wrap]') as HTMLElement).hidden = !open;
-  (step.querySelector('[data-signup-invite]') as HTMLElement).hidden = open;
+  const template = step.querySelector<HTMLTemplateElement>('template[data-signup-invite-template]');
+  if (!open && template && !step.querySelector('[data-signup-invite]')) template.replaceWith(template.content.cloneNode(true));
+  const invite = step.querySelector<HTMLElement>('[data-signup-invite]');
+  if (invite) invite.hidden = open;
 }
 
 /**
@@ -43,6 +65,7 @@ function handOver(step: HTMLElement, props: () => Promise<SignupWizardProps | nu
   const form = step.querySelector<HTMLFormElement>('form[data-signup-account]');
   if (!form) return;
   warmWizard(form);
+  offerEmailFix(form);
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]');
@@ -56,6 +79,8 @@ function handOver(step: HTMLElement, props: () => Promise<SignupWizardProps | nu
     step.remove();
     mountSignupWizard(container, { ...wizardProps, initialAccount }, onBusyChange);
   });
+  // Usable from here on (bench:landers waits for this mark).
+  form.dataset.signupReady = '';
 }
 
 /** The /signup and /members/{id}/signup pages: the props came with the page. */

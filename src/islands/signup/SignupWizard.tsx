@@ -35,10 +35,8 @@ const PROGRESS_STEP_MS = 700;
 /** The signup wizard: account (or free message to a profile), photo, three about-me steps, push prompt, confirm e-mail. */
 export function SignupWizard(props: SignupWizardProps) {
   const t = useIslandT(props);
-  // A likely typo in the e-mail address of the server-rendered form is offered before the account is created.
-  const [suggestion, setSuggestion] = useState<string | null>(() =>
-    props.initialAccount?.email ? (emailSpellChecker.run({ email: props.initialAccount.email })?.full ?? null) : null);
-  const [step, setStep] = useState<Step>(props.initialAccount && !suggestion ? 'progress' : 'account');
+  const [step, setStep] = useState<Step>(props.initialAccount ? 'progress' : 'account');
+  const [suggestion, setSuggestion] = useState<string | null>(null);
   const [progress, setProgress] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const [fields, setFields] = useState<Record<string, string>>({});
