@@ -111,6 +111,8 @@ async function someProfile(page: Page, host: string): Promise<{ id: number; name
 
 for (const [lang, tag] of [['nl', 'nl-NL'], ['de', 'de-DE']] as const) {
   test(`a visitor landing on a ${lang} lander of an English site keeps ${lang} on the next three pages`, async ({ browser, baseURL }) => {
+    // Five pages, the profile a framed member page: slow on a busy machine.
+    test.setTimeout(60_000);
     const context = await browser.newContext({ baseURL, locale: tag, extraHTTPHeaders: { 'Accept-Language': `${tag},${lang};q=0.9` } });
     const page = await context.newPage();
     const { id } = await someProfile(page, 'localhost');
