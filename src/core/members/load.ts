@@ -1,3 +1,5 @@
-// Members get the live shell (realtime, refresh, badges, like and match modals); visitors never load it.
-// Only the Default layout includes this: the shell's stylesheets stay off landers and the other layouts.
+// The Default layout's script: the shell every layout gets, then (members only) the live shell — realtime,
+// refresh, badges, like and match modals. Only the Default layout loads it, so its stylesheets stay off landers.
+import '../shell/boot';
+
 if (document.getElementById('member-shell-data')) void import('./boot');
