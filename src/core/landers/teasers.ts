@@ -22,6 +22,9 @@ export function fillTeasers(root: ParentNode, data: Pick<LanderProfiles, 'profil
     if (dot) dot.hidden = !online.has(p.id);
     // The teaser opens signup aimed at that member.
     const link = slot.querySelector<HTMLAnchorElement>('a');
-    if (link) link.dataset.target = String(p.id);
+    if (link) {
+      link.dataset.target = String(p.id);
+      link.dataset.targetName = p.name;
+    }
   });
 }

@@ -1,6 +1,7 @@
 import { DISMISS_KEYS, PROGRESS_BAR } from '../../shared/constants';
-import { LOCALE_COOKIE_MAX_AGE_S } from '../../shared/locales';
-import { shouldReloadAfterChunkError, shouldShowBackButton, shouldShowEntryWarning } from './rules';
+import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_S, matchLocale } from '../../shared/locales';
+import { enhanceSignupPage, openSignupModal } from '../accounts/signup-first-step';
+import { shouldReloadAfterChunkError, shouldShowBackButton, shouldShowEntryWarning, signupTargetOf } from './rules';
 
 import { renderToasts } from '../toast/render';
 import { enhanceDropdowns } from './dropdown';
@@ -12,6 +13,13 @@ const body = document.body;
 const route = body.dataset.route ?? '';
 const loggedIn = body.dataset.loggedIn === 'true';
 const standalone = window.matchMedia('(display-mode: standalone)').matches || (navigator as { standalone?: boolean }).standalone === true;
+
+// The visit keeps the language of the page the visitor landed on (/nl/landers/gallery on an English site): a cookie
+// for the visit, set before any call, so the settings call no longer sets the site's own language for the next page.
+const pageLocale = matchLocale(document.documentElement.lang);
+if (pageLocale && !document.cookie.split(';').some((c) => c.trim().startsWith(`${LOCALE_COOKIE}=`))) {
+  document.cookie = `${LOCALE_COOKIE}=${pageLocale}; path=/; samesite=lax${location.protocol === 'https:' ? '; secure' : ''}`;
+}
 
 function readStorage(store: Storage, key: string): string | null {
   try { return store.getItem(key); } catch { return null; }
@@ -128,8 +136,6 @@ for (const alert of document.querySelectorAll<HTMLElement>('[data-dismiss-key]')
   });
 }
 
-// Members get the live shell (realtime, refresh, badges, like and match modals); visitors never load it.
-if (document.getElementById('member-shell-data')) void import('../members/boot');
 
 // Push: offer it where the browser can and the member has not decided; note whether this browser is subscribed.
 if (loggedIn) {
@@ -175,39 +181,42 @@ document.querySelector<HTMLAnchorElement>('[data-logout]')?.addEventListener('cl
   location.assign('/');
 });
 
-// Opening signup: members go to the members page, phones to /signup, everyone else gets the modal.
+// Opening signup: members go to the members page, phones to the signup page, everyone else gets the modal.
+// Every entry keeps the member it names (a profile's Like, Message, Gift; a lander's teaser), on every width.
 const signupModal = document.querySelector<HTMLDialogElement>('#signup-modal');
 let signupBusy = false;
-let signupMounted = false;
-async function openSignup(event: Event) {
+const onSignupBusy = (busy: boolean) => { signupBusy = busy; };
+function openSignup(event: MouseEvent, link: HTMLElement) {
   if (loggedIn) {
     event.preventDefault();
     location.assign('/members');
     return;
   }
-  if (phone || !signupModal) return;
+  const target = signupTargetOf(link.dataset.target, link.getAttribute('href'));
+  if (phone || !signupModal) {
+    // The signup page aimed at the member, when the link itself goes to the untargeted one.
+    if (target && link.getAttribute('href') !== `/members/${target}/signup`) {
+      event.preventDefault();
+      location.assign(`/members/${target}/signup`);
+    }
+    return;
+  }
   event.preventDefault();
-  signupModal.showModal();
-  if (signupMounted) return;
-  signupMounted = true;
-  // A link may name the profile the signup is for (profile landing pages): step 0 then offers the free message.
-  const params = new URLSearchParams(location.search);
-  const target = (event.currentTarget as HTMLElement | null)?.dataset.target;
-  if (target) params.set('target', target);
-  const query = params.toString();
-  const [{ mountSignupWizard }, props] = await Promise.all([
-    import('../../islands/signup/mount'),
-    fetch(`/api/signup-form.php${query ? `?${query}` : ''}`).then((r) => r.json()),
-  ]);
-  mountSignupWizard(document.querySelector('#signup-modal-root') as HTMLElement, props, (busy) => { signupBusy = busy; });
+  openSignupModal(signupModal, target ? { id: target, name: link.dataset.targetName ?? null } : null, onSignupBusy);
 }
-for (const link of document.querySelectorAll<HTMLAnchorElement>('a[href="/signup"], [data-open-signup]')) link.addEventListener('click', openSignup);
+// Delegated: links an island renders later (search cards) open it too.
+document.addEventListener('click', (event) => {
+  const link = (event.target as Element | null)?.closest?.<HTMLElement>('a[href="/signup"], [data-open-signup]');
+  if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  openSignup(event, link);
+});
 if (signupModal) {
   // While the account is being created the modal stays open: no Escape, no backdrop click.
   signupModal.addEventListener('cancel', (event) => { if (signupBusy) event.preventDefault(); });
   signupModal.addEventListener('click', (event) => { if (event.target === signupModal && !signupBusy) signupModal.close(); });
   signupModal.querySelector('[data-close-signup]')?.addEventListener('click', () => { if (!signupBusy) signupModal.close(); });
 }
+if (route === 'signup') enhanceSignupPage(onSignupBusy);
 
 // Top progress bar while the next page loads (SPEC §9: 5 s to fill, shown after 200 ms, hidden 500 ms after return).
 const progress = document.createElement('div');

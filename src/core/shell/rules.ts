@@ -30,3 +30,9 @@ export function shouldShowBackButton(standalone: boolean, historyLength: number,
 export function shouldReloadAfterChunkError(lastReloadAt: number | null, now: number): boolean {
   return lastReloadAt === null || now - lastReloadAt >= CHUNK_RELOAD_GUARD_MS;
 }
+
+/** The profile a signup link is aimed at: its data-target, or the member in its address (/members/{id}/signup). */
+export function signupTargetOf(dataTarget: string | undefined, href: string | null): string | null {
+  if (dataTarget && /^\d+$/.test(dataTarget)) return dataTarget;
+  return (href && /^\/members\/(\d+)\/signup(?:[?#]|$)/.exec(href)?.[1]) || null;
+}

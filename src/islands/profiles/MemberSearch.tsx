@@ -260,7 +260,7 @@ function ResultCard({ profile, t, fictional, member, liked, sending, onLike }: C
             {liked ? t('profile.liked') : sending ? t('chat.sending') : t('profile.like')}
           </button>
         ) : (
-          <a className="btn btn-primary card-like" href={`/members/${profile.id}/signup`} data-open-signup>{t('profile.like')}</a>
+          <a className="btn btn-primary card-like" href={`/members/${profile.id}/signup`} data-open-signup data-target={profile.id} data-target-name={profile.name}>{t('profile.like')}</a>
         )}
       </div>
     </li>

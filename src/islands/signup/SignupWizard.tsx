@@ -20,6 +20,8 @@ export interface SignupWizardProps extends IslandI18n {
   options: Record<'sexuality' | 'relationship_status' | 'hair_color' | 'eye_color' | 'body_type' | 'tattoos', string[]>;
   tracking: Record<string, string>;
   target?: { id: number; name: string } | null;
+  /** The first step's answers from its server-rendered form (SignupFirstStep.astro): the account is created at once. */
+  initialAccount?: Record<string, string>;
   /** Called while the account is being created, so a modal can refuse to close. */
   onBusyChange?(busy: boolean): void;
   onClose?(): void;
@@ -33,13 +35,14 @@ const PROGRESS_STEP_MS = 700;
 /** The signup wizard: account (or free message to a profile), photo, three about-me steps, push prompt, confirm e-mail. */
 export function SignupWizard(props: SignupWizardProps) {
   const t = useIslandT(props);
-  const [step, setStep] = useState<Step>('account');
+  const [step, setStep] = useState<Step>(props.initialAccount ? 'progress' : 'account');
+  const [suggestion, setSuggestion] = useState<string | null>(null);
   const [progress, setProgress] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const [fields, setFields] = useState<Record<string, string>>({});
   const [accountExists, setAccountExists] = useState(false);
-  const [suggestion, setSuggestion] = useState<string | null>(null);
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(props.initialAccount?.email ?? '');
+  const [draft, setDraft] = useState<Record<string, string>>(props.initialAccount ?? {});
   const [profile, setProfile] = useState<Record<string, string>>({ country: props.countries[0]?.code ?? '' });
   const [photoState, setPhotoState] = useState<'idle' | 'uploading' | 'done'>('idle');
   const [photoProgress, setPhotoProgress] = useState(0);
@@ -49,6 +52,8 @@ export function SignupWizard(props: SignupWizardProps) {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves to the new step's heading each time the step changes.
   useEffect(() => heading.current?.focus(), [step]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the server-rendered form's answers are sent once, on mount.
+  useEffect(() => { if (step === 'progress' && props.initialAccount) void createAccount(props.initialAccount); }, []);
 
   if (!props.signupsOpen) {
     return (
@@ -62,9 +67,13 @@ export function SignupWizard(props: SignupWizardProps) {
 
   const next = () => setStep(ORDER[Math.min(ORDER.indexOf(step) + 1, ORDER.length - 1)]);
 
-  async function submitAccount(event: FormEvent<HTMLFormElement>) {
+  function submitAccount(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const data = Object.fromEntries(new FormData(event.currentTarget)) as Record<string, string>;
+    void createAccount(Object.fromEntries(new FormData(event.currentTarget)) as Record<string, string>);
+  }
+
+  async function createAccount(data: Record<string, string>) {
+    setDraft(data);
     setError(null);
     setFields({});
     setAccountExists(false);
@@ -74,6 +83,7 @@ export function SignupWizard(props: SignupWizardProps) {
       const keys = fieldErrors(local.issues);
       setFields(Object.fromEntries(Object.entries(keys).map(([field, key]) => [field, t(key, { min: 8, min_age: props.minAge })])));
       setError(t(Object.values(keys)[0] ?? 'error.invalid_input', { min: 8, min_age: props.minAge }));
+      setStep('account');
       return;
     }
     setStep('progress');
@@ -166,17 +176,17 @@ export function SignupWizard(props: SignupWizardProps) {
           {props.target && (
             <div className="field">
               <label htmlFor="f-signup_message">{t('signup.free_message', { name: props.target.name })}</label>
-              <textarea id="f-signup_message" name="signup_message" rows={3} maxLength={1000} />
+              <textarea id="f-signup_message" name="signup_message" rows={3} maxLength={1000} defaultValue={draft.signup_message} />
             </div>
           )}
           <fieldset className="field">
             <legend>{t('signup.i_am')}</legend>
             <div className="choice-grid">
-              <label className="choice"><input type="radio" name="gender" value="male" defaultChecked /> {t('option.gender.male')}</label>
-              <label className="choice"><input type="radio" name="gender" value="female" /> {t('option.gender.female')}</label>
+              <label className="choice"><input type="radio" name="gender" value="male" defaultChecked={draft.gender !== 'female'} /> {t('option.gender.male')}</label>
+              <label className="choice"><input type="radio" name="gender" value="female" defaultChecked={draft.gender === 'female'} /> {t('option.gender.female')}</label>
             </div>
           </fieldset>
-          <Field name="name" label={t('auth.username')} autoComplete="nickname" required maxLength={32} error={fields.name} />
+          <Field name="name" label={t('auth.username')} autoComplete="nickname" required maxLength={32} error={fields.name} defaultValue={draft.name} />
           <Field
             name="email" type="email" label={t('auth.email')} autoComplete="email" required error={fields.email} value={email}
             onChange={(e) => setEmail(e.target.value)}
@@ -188,8 +198,8 @@ export function SignupWizard(props: SignupWizardProps) {
               </>
             ) : undefined}
           />
-          <Field name="password" type="password" label={t('auth.password')} autoComplete="new-password" required minLength={8} error={fields.password} hint={t('auth.password_too_short', { min: 8 })} />
-          <Field name="date_of_birth" type="date" label={t('auth.dob_hint', { min_age: props.minAge })} required error={fields.date_of_birth} />
+          <Field name="password" type="password" label={t('auth.password')} autoComplete="new-password" required minLength={8} error={fields.password} hint={t('auth.password_too_short', { min: 8 })} defaultValue={draft.password} />
+          <Field name="date_of_birth" type="date" label={t('auth.dob_hint', { min_age: props.minAge })} required error={fields.date_of_birth} defaultValue={draft.date_of_birth} />
           <p className="field-hint">{t('signup.terms_notice')} <a href="/terms" target="_blank" rel="noopener">{t('footer.terms')}</a> · <a href="/privacy" target="_blank" rel="noopener">{t('footer.privacy')}</a></p>
           <div className="form-actions">
             <button className="btn btn-primary" type="submit">{props.target ? t('signup.send_and_create') : t('signup.create')}</button>

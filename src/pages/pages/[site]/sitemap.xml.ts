@@ -11,10 +11,11 @@ export function getStaticPaths() {
   return loadSites().map((site) => ({ params: { site: site.id }, props: { site } }));
 }
 
-/** One sitemap per site: every static page and lander in every locale, with hreflang alternates. */
+/** One sitemap per site: every static page and (where anyone may sign up) lander in every locale, with hreflang alternates. */
 export const GET: APIRoute = async ({ props }) => {
   const site = (props as { site: Site }).site;
-  const landers = (await landersOfSite(site)).map((l) => landerAlternates(site, l.type, l.slug));
+  // An invitation-only site's landers are for its ad traffic: search visitors could not sign up from them.
+  const landers = site.signups === 'all' ? (await landersOfSite(site)).map((l) => landerAlternates(site, l.type, l.slug)) : [];
   const urls = [...['index', ...STATIC_PAGES].map((page) => alternatesFor(site, page)), ...landers].flatMap(({ alternates }) => {
     const links = alternates.map((a) => `<xhtml:link rel="alternate" hreflang="${LOCALE_TAGS[a.locale]}" href="${a.href}"/>`).join('');
     return alternates.map((a) => `<url><loc>${a.href}</loc>${links}</url>`);

@@ -37,13 +37,13 @@ function profileView(locals: BodyLocals, profile: ProfileView) {
   const actions = user && !profile.own
     ? raw(islandMarkup('profile-actions-island', ProfileActionsIsland, locale, { profileId: profile.id, name: profile.name, liked: profile.liked, blocked: profile.blockedByMe }))
     : !user
-      ? html`<div class="action-row"><a class="btn btn-primary" href="${signupHref}" data-open-signup>${t('profile.like')}</a> <a class="btn btn-secondary" href="${signupHref}" data-open-signup>${t('profile.chat')}</a> <a class="btn btn-outline" href="${signupHref}" data-open-signup>${t('profile.gift')}</a></div>`
+      ? html`<div class="action-row"><a class="btn btn-primary" href="${signupHref}" data-open-signup data-target="${profile.id}" data-target-name="${profile.name}">${t('profile.like')}</a> <a class="btn btn-secondary" href="${signupHref}" data-open-signup data-target="${profile.id}" data-target-name="${profile.name}">${t('profile.chat')}</a> <a class="btn btn-outline" href="${signupHref}" data-open-signup data-target="${profile.id}" data-target-name="${profile.name}">${t('profile.gift')}</a></div>`
       : html`<p><a class="btn btn-outline" href="/profile">${t('nav.my_profile')}</a></p>`;
   return html`<article class="container profile-view" data-profile-id="${profile.id}"><div class="profile-photos"><img class="profile-main" src="${photoUrl(main?.filename)}" alt="${photoAlt}" width="600" height="600">${
     profile.photos.length > 1 && html`<ul class="profile-thumbs" role="list">${profile.photos.slice(1).map((p) => html`<li><img src="${`/uploads/${p.thumb_filename}`}" alt="${photoAlt}" width="96" height="96" loading="lazy"></li>`)}</ul>`
   }${
     profile.hiddenPhotos > 0 && html`<p class="more-photos">${t('profile.more_photos', { count: profile.hiddenPhotos })} ${
-      user ? html`<a href="/premium">${t('nav.get_premium')}</a>` : html`<a href="${signupHref}" data-open-signup>${t('nav.signup')}</a>`
+      user ? html`<a href="/premium">${t('nav.get_premium')}</a>` : html`<a href="${signupHref}" data-open-signup data-target="${profile.id}" data-target-name="${profile.name}">${t('nav.signup')}</a>`
     }</p>`
   }</div><div class="profile-info"><h1>${profile.name}, ${profile.age}${
     profile.fictional && html` <span class="fictional-badge" title="${fictional.warning}">${fictional.icon} ${fictional.singular}</span>`
