@@ -173,6 +173,28 @@ test('an invite-only site asks for an invitation unless the visitor came through
   await expect(page.getByLabel(tr('nl', 'auth.username'))).toBeVisible();
 });
 
+test('the signup\'s first step works without JavaScript: every invalid field listed, then the member area', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/signup');
+  const name = `NoScript${Date.now() % 1_000_000}`;
+  await page.getByLabel(tr('en', 'auth.username')).fill(name);
+  await page.getByLabel(tr('en', 'auth.email')).fill('not-an-address');
+  await page.getByLabel(tr('en', 'auth.password')).fill('short');
+  await page.getByRole('button', { name: tr('en', 'signup.create') }).click();
+  const errors = page.locator('[data-signup-errors] li');
+  // The e-mail, the password and the date of birth: all listed at once, what was typed kept.
+  expect(await errors.count()).toBeGreaterThanOrEqual(3);
+  await expect(page.getByLabel(tr('en', 'auth.username'))).toHaveValue(name);
+  await page.getByLabel(tr('en', 'auth.email')).fill(`${name.toLowerCase()}@example.com`);
+  await page.getByLabel(tr('en', 'auth.password')).fill('a long passphrase 42');
+  await page.getByLabel(tr('en', 'auth.dob_hint', { min_age: 18 })).fill('1980-04-04');
+  await page.getByRole('button', { name: tr('en', 'signup.create') }).click();
+  await expect(page).toHaveURL(/\/members$/);
+  expect(page.url()).not.toContain('password');
+  await context.close();
+});
+
 test('logging in works without JavaScript and never puts the password in the URL', async ({ browser, baseURL }) => {
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
   const page = await context.newPage();
