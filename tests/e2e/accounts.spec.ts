@@ -185,10 +185,11 @@ test('the signup\'s first step works without JavaScript: every invalid field lis
   const errors = page.locator('[data-signup-errors] li');
   // The e-mail, the password and the date of birth: all listed at once, what was typed kept.
   expect(await errors.count()).toBeGreaterThanOrEqual(3);
+  await expect(errors.filter({ hasText: 'Use at least 8 characters.' })).toHaveCount(1);
   await expect(page.getByLabel(tr('en', 'auth.username'))).toHaveValue(name);
   await page.getByLabel(tr('en', 'auth.email')).fill(`${name.toLowerCase()}@example.com`);
   await page.getByLabel(tr('en', 'auth.password')).fill('a long passphrase 42');
-  await page.getByLabel(tr('en', 'auth.dob_hint', { min_age: 18 })).fill('1980-04-04');
+  await page.getByLabel('Enter your date of birth (18+)').fill('1980-04-04');
   await page.getByRole('button', { name: tr('en', 'signup.create') }).click();
   await expect(page).toHaveURL(/\/members$/);
   expect(page.url()).not.toContain('password');

@@ -1,6 +1,7 @@
 import type { AstroCookies } from 'astro';
 import * as v from 'valibot';
-import { SignupSchema } from '../../shared/accounts.contract';
+import { fieldErrors, SignupSchema } from '../../shared/accounts.contract';
+import { MIN_AGE } from '../../shared/constants';
 import { isLocale, LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_S } from '../../shared/locales';
 import type { Tracking } from '../../shared/tracking';
 import { SESSION_TTL_MS, signup } from '../accounts/accounts.service';
@@ -37,7 +38,10 @@ export async function signupFromForm(
   };
   const parsed = v.safeParse(SignupSchema(() => services.app.clock.now()), input);
   if (!parsed.success) {
-    const errors = [...new Set(parsed.issues.map((i) => t(i.message.includes('.') ? i.message : 'error.invalid_input')))];
+    // One message per field, as the wizard shows them ({{min}}: the length the rule asks for).
+    const keys = fieldErrors(parsed.issues);
+    const requirement = (field: string) => (parsed.issues.find((i) => v.getDotPath(i) === field) as { requirement?: unknown } | undefined)?.requirement;
+    const errors = [...new Set(Object.entries(keys).map(([field, key]) => t(key, { min: requirement(field), min_age: MIN_AGE })))];
     return { status: 400, errors, values };
   }
   try {
