@@ -42,7 +42,7 @@ try {
     }
   }
 } finally {
-  await chrome.kill().catch(() => undefined);
+  await Promise.resolve().then(() => chrome.kill()).catch(() => undefined);
   app.kill();
 }
 verdict(`every lander: performance ≥ ${AIM.performance}, accessibility ${AIM.accessibility}, SEO ${AIM.seo}, JS ≤ ${AIM.jsKB} KB`, met);
