@@ -159,5 +159,16 @@ test.describe('an invitation-only site', () => {
     await page.goto(onHost('rijpe.localhost', '/nl/landers/gallery?network=adnet'));
     await expect(page.locator('main a.lander-cta').first()).not.toHaveText(tr('nl', 'lander.cta_invite_only'));
     await expect(page.locator('main a.lander-cta').first()).toHaveAttribute('href', '/signup');
+
+    // The home page too: one honest way in (the login), and no "sign up free" in its text.
+    await page.goto(onHost('rijpe.localhost', '/'));
+    const hero = page.locator('[data-home]');
+    await expect(hero.getByRole('link', { name: tr('nl', 'lander.cta_invite_only') })).toHaveAttribute('href', '/login');
+    await expect(hero.getByRole('link', { name: tr('nl', 'home.cta_signup') })).toHaveCount(0);
+    await expect(hero.getByRole('link', { name: tr('nl', 'home.cta_login'), exact: true })).toHaveCount(0);
+    await expect(hero).toContainText(tr('nl', 'home.hero_text_invite'));
+    await page.goto(onHost('rijpe.localhost', '/?network=adnet'));
+    await expect(hero.getByRole('link', { name: tr('nl', 'home.cta_signup') })).toHaveAttribute('href', '/signup');
+    await expect(hero).toContainText(tr('nl', 'home.hero_text'));
   });
 });

@@ -44,7 +44,8 @@ test.describe('home pages and landers show members', () => {
       for (const width of widthsOf(info.project.name)) {
         await open(page, host, locale, '/', width);
         await expectMemberPhotos(page, 4);
-        const cta = page.locator('[data-home] a.btn-primary[data-open-signup]');
+        // Signup, or on an invitation-only site the login (the visitor came without an ad).
+        const cta = page.locator('[data-home] .cta a.btn-primary');
         await expect(cta).toBeInViewport();
         const box = await cta.boundingBox();
         expect((box?.y ?? 1e9) + (box?.height ?? 0)).toBeLessThanOrEqual(width < 800 ? 740 : 800);
@@ -54,6 +55,9 @@ test.describe('home pages and landers show members', () => {
       }
     });
 
+    // Landers in each site's own language (rijpe.localhost in English only for its home page: the same
+    // components as in Dutch, and the suite's time is better spent elsewhere).
+    if (host === 'rijpe.localhost' && locale === 'en') continue;
     for (const type of LANDER_TYPES) {
       test(`${type} on ${host} (${locale}) shows member photos and honest counts`, async ({ page }, info) => {
         await skipEntryWarning(page);
@@ -65,11 +69,14 @@ test.describe('home pages and landers show members', () => {
           await expect(page.locator('main .lander-cta').first()).toHaveCSS('text-shadow', 'none');
           if (type === 'maplanding') {
             await expect(page.locator('[data-map-country]:not([hidden]) [data-map-outline]')).toBeVisible();
-            // Each region's count is in the plural form its number needs ("1 member", "2 members").
+            // Each region's count is in the plural form its number needs ("1 member", "2 members"); a region
+            // without members says nothing rather than "0 members".
             const labels = page.locator('[data-map-country]:not([hidden]) [data-region-count]');
-            await expect(labels.first()).toHaveText(/\d/);
+            await expect(labels.filter({ hasText: /\d/ }).first()).toBeVisible();
             for (const text of await labels.allInnerTexts()) {
+              if (!text.trim()) continue;
               const n = Number(text.replace(/\D/g, ''));
+              expect(n).toBeGreaterThan(0);
               expect(text).toBe(tr(locale, 'lander.map_members', n).replace('{{count}}', n.toLocaleString(locale)));
             }
           }
@@ -77,7 +84,12 @@ test.describe('home pages and landers show members', () => {
             // The test's visitor (127.0.0.1) cannot be placed: no "near you" figure at all.
             await expect(page.locator('[data-online]')).toBeHidden();
           }
-          if (type === 'gallery') await expect(page.locator('main .lander-cta').first()).toBeInViewport();
+          if (type === 'gallery') {
+            await expect(page.locator('main .lander-cta').first()).toBeInViewport();
+            // A long name gives way to an ellipsis; the age after it is never cut.
+            const cut = await page.locator('[data-teaser-name]:has(.teaser-given)').evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1).length);
+            expect(cut).toBe(0);
+          }
           if (type === 'tinderswipe') {
             // The top card (a way into signup) shows its whole name line inside the stage.
             const stage = await page.locator('.swipe-stage').boundingBox();

@@ -14,7 +14,8 @@ function fill(root: HTMLElement, data: LanderProfiles) {
     el.hidden = !data.placed || data.online === 0;
     if (!el.hidden) el.textContent = countText(formsOf(root.dataset.onlineForms), locale, data.online);
   }
-  for (const el of root.querySelectorAll('[data-total]')) el.textContent = countText(formsOf(root.dataset.totalForms), locale, data.total);
+  // No member is said by saying nothing, as for the online figure and the map's regions.
+  if (data.total > 0) for (const el of root.querySelectorAll('[data-total]')) el.textContent = countText(formsOf(root.dataset.totalForms), locale, data.total);
   if (data.regions) {
     const country = root.querySelector<HTMLElement>(`[data-map-country="${data.country}"]`);
     if (country) {
@@ -26,7 +27,8 @@ function fill(root: HTMLElement, data: LanderProfiles) {
       }
       const forms = formsOf(root.dataset.membersForms);
       for (const label of country.querySelectorAll<HTMLElement>('[data-region-count]')) {
-        label.textContent = countText(forms, locale, data.regions[label.dataset.regionCount as string] ?? 0);
+        const n = data.regions[label.dataset.regionCount as string] ?? 0;
+        label.textContent = n ? countText(forms, locale, n) : '';
       }
     }
   }

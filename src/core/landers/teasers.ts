@@ -13,7 +13,13 @@ export function fillTeasers(root: ParentNode, data: Pick<LanderProfiles, 'profil
     const img = slot.querySelector<HTMLImageElement>('[data-teaser-img]');
     if (img && p.thumb) img.src = `/uploads/${p.thumb}`;
     const name = slot.querySelector('[data-teaser-name]');
-    if (name) name.textContent = `${p.name}, ${p.age}`;
+    if (name) {
+      // A long name gives way (ellipsis), the age never does.
+      const given = document.createElement('span');
+      given.className = 'teaser-given';
+      given.textContent = p.name;
+      name.replaceChildren(given, `, ${p.age}`);
+    }
     const meta = slot.querySelector('[data-teaser-meta]');
     if (meta) meta.textContent = p.city ?? p.region ?? p.country;
     const fictional = slot.querySelector<HTMLElement>('[data-teaser-fictional]');

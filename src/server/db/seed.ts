@@ -1,4 +1,3 @@
-import type { StaffRole } from '../../shared/admin.contract';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -6,19 +5,21 @@ import {
   type Faker, fakerDA, fakerDE, fakerDE_AT, fakerDE_CH, fakerEN_AU, fakerEN_CA, fakerEN_GB, fakerEN_IE, fakerEN_US,
   fakerES, fakerFI, fakerFR, fakerIT, fakerNB_NO, fakerNL, fakerNL_BE, fakerPL, fakerSV,
 } from '@faker-js/faker';
+import { sql } from 'kysely';
 import { ageOn } from '../../shared/accounts.contract';
+import type { StaffRole } from '../../shared/admin.contract';
 import { nicheName } from '../../shared/constants';
 import { REGIONS } from '../../shared/geo/regions';
 import {
   BODY_TYPES, EYE_COLORS, HAIR_COLORS, INTERESTS, RELATIONSHIP_STATUSES, TATTOO_OPTIONS,
 } from '../../shared/profile-options';
 import type { Site } from '../../shared/site.schema';
-import { sql } from 'kysely';
-import type { AppContext } from '../app-context';
-import type { NewProfile } from './schema';
 import { hashPassword } from '../accounts/password';
+import type { AppContext } from '../app-context';
 import { applyCredits } from '../credits/ledger';
 import { avatarSvg, demoPhotoCount, extraPhotoSvg, OLDER_AGE } from './demo-avatars';
+import { DEMO_NAMES } from './demo-names';
+import type { NewProfile } from './schema';
 
 const FAKERS: Record<string, Faker> = {
   NL: fakerNL, BE: fakerNL_BE, DE: fakerDE, AT: fakerDE_AT, CH: fakerDE_CH, GB: fakerEN_GB, IE: fakerEN_IE,
@@ -189,9 +190,10 @@ const DEMO_BIRTH_DATE = '1985-06-15';
 /** The demo members of a site: a confirmed free member, a premium member and one staff account per role. */
 export function demoMembers(site: Site) {
   const domain = site.domains[0];
+  const sex = site.niche !== 1 && site.niche !== 7 ? 'female' : 'male';
   return [
-    { email: `free@${domain}`, name: 'DemoFree', paid: false, credits: site.signup_credits, staff: null },
-    { email: `premium@${domain}`, name: 'DemoPremium', paid: true, credits: 500, staff: null },
+    { email: `free@${domain}`, name: DEMO_NAMES.free[sex], paid: false, credits: site.signup_credits, staff: null },
+    { email: `premium@${domain}`, name: DEMO_NAMES.premium[sex], paid: true, credits: 500, staff: null },
     { email: `moderator@${domain}`, name: 'Moderator', paid: false, credits: 0, staff: 'moderator' },
     { email: `admin@${domain}`, name: 'Admin', paid: false, credits: 0, staff: 'admin' },
     { email: `operator@${domain}`, name: 'Operator', paid: false, credits: 0, staff: 'operator' },
