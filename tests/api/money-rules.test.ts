@@ -6,8 +6,8 @@ import { ProviderError } from '../../src/server/payments/provider';
 import { refundPayment, settleOpenPayments } from '../../src/server/payments/payments.service';
 import { runPaymentsCommand } from '../../src/server/payments/refund-command';
 import { activeMember, as, post } from '../helpers/members';
-import { completeLocalCheckout, freePort, serveApi } from '../helpers/payments';
-import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
+import { completeLocalCheckout, type serveApi, smsCodeFor, startPaymentsApp, stopPaymentsApp } from '../helpers/payments';
+import { DIALECTS, type TestApp } from '../helpers/test-app';
 
 type Member = Awaited<ReturnType<typeof activeMember>>;
 const json = async <T>(res: Response | Promise<Response>) => (await res).json() as Promise<T>;
@@ -73,15 +73,9 @@ for (const dialect of DIALECTS) {
     }
 
     beforeAll(async () => {
-      const port = await freePort();
-      t = await createTestApp(dialect, { SITE_ORIGINS: `kindred=http://127.0.0.1:${port}`, GEOIP_COUNTRY_HEADER: 'cf-ipcountry' });
-      server = await serveApi(t, port);
+      ({ t, server } = await startPaymentsApp(dialect));
     });
-    afterAll(async () => {
-      await server.close();
-      await t.app.payments.close();
-      await t.close();
-    });
+    afterAll(() => stopPaymentsApp({ t, server }));
 
     describe('once-per-member offers are used once', () => {
       it(`${PARALLEL} parallel orders with a once-per-user code: one order holds it; freed when that order fails, consumed when paid`, async () => {
@@ -172,10 +166,10 @@ for (const dialect of DIALECTS) {
         expect(info.offer?.quote.vat_amount).toBe(shown.vat_amount);
         const mobile = `06 1${String(m.userId).padStart(7, '0')}`;
         expect((await req('/api/directdebit.php?sms=1', post(m.cookie, { mobile, country: 'NL' }))).status).toBe(200);
-        const mail = await t.app.db.db.selectFrom('mails').select('text').where('to_address', '=', `sms:+3161${String(m.userId).padStart(7, '0')}`).executeTakeFirstOrThrow();
+        const code = await smsCodeFor(t, `+3161${String(m.userId).padStart(7, '0')}`);
         const res = await req('/api/directdebit.php', post(m.cookie, {
           bundle: 1, country: 'NL', account_holder: 'Anna de Vries', iban: 'NL91 ABNA 0417 1643 00', street: 'Keizersgracht', house_number: '1',
-          postal_code: '1015 CJ', city: 'Amsterdam', mobile, sms_code: /\b(\d{6})\b/.exec(mail.text)![1], authorization: true, consent: true,
+          postal_code: '1015 CJ', city: 'Amsterdam', mobile, sms_code: code, authorization: true, consent: true,
         }));
         expect(res.status).toBe(201);
         const done = await json<{ payment: { payment_id: number; amount: number; vat_amount: number } }>(res);
@@ -273,8 +267,7 @@ for (const dialect of DIALECTS) {
         // The SMS goes to a mobile number of the chosen country only.
         expect((await req('/api/directdebit.php?sms=1', post(m.cookie, { mobile, country: 'NL' }))).status).toBe(400);
         expect((await req('/api/directdebit.php?sms=1', post(m.cookie, { mobile, country: 'DE' }))).status).toBe(200);
-        const mail = await t.app.db.db.selectFrom('mails').select('text').where('to_address', '=', `sms:+49151${'2'}${String(m.userId).padStart(7, '0')}`).executeTakeFirstOrThrow();
-        const code = /\b(\d{6})\b/.exec(mail.text)![1];
+        const code = await smsCodeFor(t, `+491512${String(m.userId).padStart(7, '0')}`);
         // DE with a Dutch IBAN, a Dutch profile and no visitor country: nothing agrees.
         const refused = await req('/api/directdebit.php', post(m.cookie, { ...form, iban: 'NL91 ABNA 0417 1643 00', sms_code: code }));
         expect(refused.status).toBe(403);
@@ -383,8 +376,7 @@ for (const dialect of DIALECTS) {
         const m = await member();
         const mobile = `06 3${String(m.userId).padStart(7, '0')}`;
         expect((await req('/api/directdebit.php?sms=1', post(m.cookie, { mobile, country: 'NL' }))).status).toBe(200);
-        const mail = await t.app.db.db.selectFrom('mails').select('text').where('to_address', '=', `sms:+3163${String(m.userId).padStart(7, '0')}`).executeTakeFirstOrThrow();
-        const code = /\b(\d{6})\b/.exec(mail.text)![1];
+        const code = await smsCodeFor(t, `+3163${String(m.userId).padStart(7, '0')}`);
         const wrong = code === '111111' ? '222222' : '111111';
         const form = (sms_code: string) => ({
           bundle: 1, country: 'NL', account_holder: 'Anna de Vries', iban: 'NL91 ABNA 0417 1643 00', street: 'Keizersgracht', house_number: '1',

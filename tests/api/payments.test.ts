@@ -9,9 +9,9 @@ import { applyProviderPayment } from '../../src/server/payments/payments.service
 import { ProviderError } from '../../src/server/payments/provider';
 import { runPaymentsCommand } from '../../src/server/payments/refund-command';
 import { activeMember, as, post } from '../helpers/members';
-import { completeLocalCheckout, freePort, serveApi } from '../helpers/payments';
+import { completeLocalCheckout, type serveApi, smsCodeFor, startPaymentsApp, stopPaymentsApp } from '../helpers/payments';
 import { readEvents } from '../helpers/sse';
-import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
+import { DIALECTS, type TestApp } from '../helpers/test-app';
 
 type Member = Awaited<ReturnType<typeof activeMember>>;
 const json = async <T>(res: Response | Promise<Response>) => (await res).json() as Promise<T>;
@@ -62,23 +62,12 @@ for (const dialect of DIALECTS) {
       await completeLocalCheckout(created.checkout_url, 'paid');
       return created;
     };
-    const smsCode = async (mobile: string) => {
-      const mail = await t.app.db.db.selectFrom('mails').select('text').where('to_address', '=', `sms:${mobile}`).orderBy('id', 'desc').executeTakeFirstOrThrow();
-      return /\b(\d{6})\b/.exec(mail.text)![1];
-    };
+    const smsCode = (mobile: string) => smsCodeFor(t, mobile);
 
     beforeAll(async () => {
-      // Links to the provider's checkout and our webhook use the site's configured origin: this server.
-      const port = await freePort();
-      // The visitor's country comes from a trusted CDN header here (GeoIP has nothing for 127.0.0.1).
-      t = await createTestApp(dialect, { SITE_ORIGINS: `kindred=http://127.0.0.1:${port}`, GEOIP_COUNTRY_HEADER: 'cf-ipcountry' });
-      server = await serveApi(t, port);
+      ({ t, server } = await startPaymentsApp(dialect));
     });
-    afterAll(async () => {
-      await server.close();
-      await t.app.payments.close();
-      await t.close();
-    });
+    afterAll(() => stopPaymentsApp({ t, server }));
 
     describe('bundles, prices and methods', () => {
       it('shows bundles with VAT and price per message, logged out too (/pricing), without the trial package', async () => {

@@ -1,4 +1,4 @@
-import type { AstroCookies } from 'astro';
+import type { AstroCookies, AstroGlobal } from 'astro';
 import * as v from 'valibot';
 import { fieldErrors, SignupSchema } from '../../shared/accounts.contract';
 import { MIN_AGE } from '../../shared/constants';
@@ -7,7 +7,11 @@ import type { Tracking } from '../../shared/tracking';
 import { SESSION_TTL_MS, signup } from '../accounts/accounts.service';
 import { AUTH_COOKIE } from '../api/session';
 import { RuleError } from '../rule-error';
-import { readPageForm } from './request-guard';
+import { recordFunnelStep } from '../landers/funnel.service';
+import { requestTracking } from '../tracking/tracking.service';
+import { readPageForm, REQUEST_ERROR_PATH, UNREADABLE_FORM } from './request-guard';
+import type { SignupWizardProps } from '../../islands/signup/SignupWizard';
+import { signupWizardProps } from './signup-props';
 
 /** What the first step shows again after a refused post: every message, and what was typed (never the password). */
 export interface SignupPostRefusal {
@@ -54,4 +58,30 @@ export async function signupFromForm(
     if (!(err instanceof RuleError)) throw err;
     return { status: err.status, errors: [t(err.key, err.params)], values };
   }
+}
+
+/**
+ * The signup page's request, with or without a target member: a POST of the first step (no script) is taken
+ * here; a GET counts as a started signup. Answers the response to send instead of the page (a redirect after
+ * signup, the request-error page for an unreadable body), or what the page shows again after a refusal.
+ */
+export async function signupPageRequest(
+  astro: Pick<AstroGlobal, 'locals' | 'request' | 'cookies' | 'url' | 'redirect' | 'rewrite' | 'response'>, target: { id: number; name: string } | null,
+): Promise<{ response: Response | Promise<Response> } | { refused: SignupPostRefusal | null; props: SignupWizardProps }> {
+  const { ctx, services } = astro.locals;
+  const tracking = requestTracking(astro.url, astro.request.headers.get('cookie'));
+  let refused: SignupPostRefusal | null = null;
+  if (astro.request.method === 'POST') {
+    const outcome = await signupFromForm(astro.locals, astro.request, astro.cookies, { tracking, targetId: target?.id });
+    if (!outcome) {
+      astro.locals.pageProblem = UNREADABLE_FORM;
+      return { response: astro.rewrite(REQUEST_ERROR_PATH) };
+    }
+    if ('redirect' in outcome) return { response: astro.redirect(outcome.redirect, 303) };
+    refused = outcome;
+    astro.response.status = outcome.status;
+  } else {
+    await recordFunnelStep(services.app.db.db, ctx.site.id, tracking, 'signups_started');
+  }
+  return { refused, props: signupWizardProps(ctx.site, ctx.locale, tracking, target) };
 }
