@@ -11,6 +11,13 @@ export type Interest = (typeof INTERESTS)[number];
 
 export const GENDERS = ['male', 'female'] as const;
 export const SEXUALITIES = ['hetero', 'gay', 'lesbian', 'bi'] as const;
+/** Whom a member looks for by default, from their own gender and orientation (bi, or unknown: anyone). */
+export function lookingFor(gender: string | null | undefined, sexuality: string | null | undefined): (typeof GENDERS)[number] | undefined {
+  if (gender !== 'male' && gender !== 'female') return undefined;
+  if (sexuality === 'hetero') return gender === 'male' ? 'female' : 'male';
+  if (sexuality === 'gay' || sexuality === 'lesbian') return gender;
+  return undefined;
+}
 export const HAIR_COLORS = ['black', 'brown', 'blond', 'red', 'grey', 'white', 'bald', 'other'] as const;
 export const EYE_COLORS = ['brown', 'blue', 'green', 'grey', 'hazel', 'other'] as const;
 export const BODY_TYPES = ['slim', 'athletic', 'average', 'curvy', 'muscular', 'fullfigured'] as const;

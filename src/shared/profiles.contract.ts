@@ -36,7 +36,7 @@ export const ReportSchema = v.object({
   message_id: v.optional(IdSchema),
 });
 export const ProfileIdSchema = v.object({ profile_id: IdSchema });
-export const LIKE_SOURCES = ['profile', 'search', 'match_finder', 'swipe', 'like_modal'] as const;
+export const LIKE_SOURCES = ['profile', 'search', 'match_finder', 'swipe', 'like_modal', 'likes'] as const;
 export const LikeSchema = v.object({
   profile_id: IdSchema,
   source: v.optional(v.picklist(LIKE_SOURCES), 'profile'),

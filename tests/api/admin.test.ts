@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeMember, as, post } from '../helpers/members';
 import { completeLocalCheckout, freePort, serveApi } from '../helpers/payments';
+import { readEvents } from '../helpers/sse';
 import { staffSession, totpCode } from '../helpers/staff';
 import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
 import { ProviderError } from '../../src/server/payments/provider';
@@ -142,6 +143,16 @@ for (const dialect of DIALECTS) {
         expect(JSON.parse(row.after!)).toEqual({ credits: 25 });
         expect((await act(finance, { action: 'take_credits', user_id: m.userId, amount: 10, reason: 'Correction' })).status).toBe(200);
         expect(await credits(m)).toBe(15);
+      });
+
+      it("a grant reaches the member's open tabs at once (a credits event, as after a payment)", async () => {
+        const m = await member({ credits: 0 });
+        const tab = new AbortController();
+        const reading = readEvents(await t.request('/api/events.php', as(m.cookie, { signal: tab.signal })), 1, tab, ['credits']);
+        await new Promise((r) => setTimeout(r, 50));
+        expect((await act(finance, { action: 'grant_credits', user_id: m.userId, amount: 30, reason: 'Welcome gift' })).status).toBe(200);
+        const [event] = await reading;
+        expect(event.data).toEqual({ type: 'credits', credits: 30 });
       });
 
       it('refuses bad input with a translated error and changes nothing', async () => {

@@ -1,5 +1,6 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import sharp from 'sharp';
+// Kindred (localhost, a generic site): the demo logins are men.
 import { DEMO_NAMES } from '../../src/server/db/demo-names';
 import { expect, gotoHydrates, hydrated, skipEntryWarning, test, tr, tv } from './fixtures';
 import { linkFromMail } from './mail-server';
@@ -133,7 +134,7 @@ test('two members match, chat live, pay per message, exchange a gift and a photo
   // Deleting a chat takes it off the list (after confirming).
   await page.goto('/chats');
   page.once('dialog', (dialog) => dialog.accept());
-  await page.getByRole('button', { name: t('chat.delete', { name: DEMO_NAMES.premium.female }) }).click();
+  await page.getByRole('button', { name: t('chat.delete', { name: DEMO_NAMES.premium.male }) }).click();
   await expect(page.locator(`[data-conversation="${giftChatId}"]`)).toHaveCount(0);
   await page.reload();
   await expect(page.locator(`[data-conversation="${giftChatId}"]`)).toHaveCount(0);

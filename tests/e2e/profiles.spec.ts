@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import sharp from 'sharp';
+// Kindred (localhost, a generic site): the demo logins are men.
 import { DEMO_NAMES } from '../../src/server/db/demo-names';
 import { SEARCH_PAGE_SIZE } from '../../src/shared/profiles.contract';
 import { expect, gotoHydrates, hydrated, onHost, skipEntryWarning, test, tr, tv } from './fixtures';
@@ -258,7 +259,7 @@ test('member pages are sent again from the page cache only while nothing changed
   // Pages are the session's own: the author's /profile is the author's.
   expect(await (await authorContext.request.get('/profile')).text()).toContain(`>${author.name}</a>`);
   await page.goto('/profile');
-  await expect(page.getByRole('link', { name: DEMO_NAMES.premium.female, exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: DEMO_NAMES.premium.male, exact: true })).toBeVisible();
   await authorContext.close();
 });
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { $user } from '../../src/core/session/store';
 import {
   $timeBonus, $timeBonusCountdown, $timeBonusModalOpen, $timeBonusVisible, clearTimeBonus, dismissTimeBonusModal, formatCountdown,
-  loadTimeBonus, scheduleTimeBonusPopup, cancelTimeBonusPopup, startTimeBonus,
+  loadTimeBonus, noteTyping, scheduleTimeBonusPopup, cancelTimeBonusPopup, startTimeBonus, TYPING_PAUSE_MS,
 } from '../../src/core/time-bonus/time-bonus.store';
 import { DISMISS_KEYS, TIME_BONUS_POPUP_DELAY_MS, TIME_BONUS_SECONDS } from '../../src/shared/constants';
 import type { DiscountCode, TimeBonusResponse } from '../../src/shared/payments.contract';
@@ -158,6 +158,28 @@ describe('time bonus popup', () => {
     dismissTimeBonusModal(storage, 1_234);
     expect($timeBonusModalOpen.get()).toBe(false);
     expect(storage.data.get('hide-time-bonus-modal')).toBe('1234');
+  });
+
+  it('never takes the focus from a member who is typing: it waits for a pause', () => {
+    const field = { tagName: 'TEXTAREA' };
+    vi.stubGlobal('document', { activeElement: field });
+    try {
+      scheduleTimeBonusPopup(memoryStorage());
+      vi.advanceTimersByTime(TIME_BONUS_POPUP_DELAY_MS - 1_000);
+      noteTyping(Date.now());
+      vi.advanceTimersByTime(1_000);
+      expect($timeBonusModalOpen.get()).toBe(false);
+      // Still typing a moment later: it waits again.
+      vi.advanceTimersByTime(TYPING_PAUSE_MS - 1_500);
+      noteTyping(Date.now());
+      vi.advanceTimersByTime(1_500);
+      expect($timeBonusModalOpen.get()).toBe(false);
+      // A pause: it opens.
+      vi.advanceTimersByTime(TYPING_PAUSE_MS);
+      expect($timeBonusModalOpen.get()).toBe(true);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('does not open once the bonus has ended', () => {

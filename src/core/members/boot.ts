@@ -10,7 +10,9 @@ import { $likeModal, scheduleAutoLikeFromUrl } from '../likes/like-modal.store';
 import { loadLikes } from '../likes/likes.store';
 import { $push, onPushMessage } from '../push/push.store';
 import { $user, setInitialUser } from '../session/store';
-import { $timeBonus, cancelTimeBonusPopup, loadTimeBonus, scheduleTimeBonusPopup, startTimeBonus } from '../time-bonus/time-bonus.store';
+import {
+  $timeBonus, $timeBonusCountdown, cancelTimeBonusPopup, formatCountdown, loadTimeBonus, noteTyping, scheduleTimeBonusPopup, startTimeBonus,
+} from '../time-bonus/time-bonus.store';
 import { renderAppBadge, renderBadge, renderCreditsNav, renderTitle } from './shell';
 import type { MemberShellData } from './shell-data';
 import { TIME_BONUS_SECONDS } from '../../shared/constants';
@@ -46,9 +48,27 @@ if (dataTag?.textContent) {
   scheduleAutoLikeFromUrl();
   document.addEventListener('visibilitychange', readOpenConversationIfUnread);
 
-  // Time bonus (SPEC §4): loaded on login (the first members page), banner and 40 s popup in the members area only.
+  // Time bonus (SPEC §4): loaded on login (the first members page). Its banner comes with the page
+  // (src/components/TimeBonusBanner.astro): here it ticks, and goes when the bonus ends. The 40 s popup
+  // belongs to the members area only, and waits while the member types.
   if (data.timeBonus) startTimeBonus(data.timeBonus);
   else if (!data.user.paid_user && Date.now() - Date.parse(data.user.signup_date) < TIME_BONUS_SECONDS * 1000) void loadTimeBonus().catch(() => undefined);
+  const banner = document.querySelector<HTMLElement>('[data-time-bonus]');
+  if (banner) {
+    const countdown = banner.querySelector('[data-tb-countdown]');
+    const stopCountdown = $timeBonusCountdown.subscribe((time) => {
+      if ($timeBonus.get() && countdown) countdown.textContent = formatCountdown(time);
+    });
+    const stopBanner = $timeBonus.subscribe((bonus) => {
+      if (bonus) return;
+      banner.remove();
+      queueMicrotask(() => {
+        stopCountdown();
+        stopBanner();
+      });
+    });
+  }
+  document.addEventListener('keydown', () => noteTyping(), { capture: true, passive: true });
   if (document.body.dataset.membersArea === 'true') {
     let timeBonusMounted = false;
     $timeBonus.subscribe((bonus) => {
@@ -56,11 +76,9 @@ if (dataTag?.textContent) {
       timeBonusMounted = true;
       scheduleTimeBonusPopup();
       void import('../../islands/time-bonus/mount').then(({ mountTimeBonus }) => {
-        const banner = document.createElement('div');
-        document.querySelector('.warning-banners')?.prepend(banner);
         const modal = document.createElement('div');
         (document.getElementById('modal-root') ?? document.body).append(modal);
-        mountTimeBonus(banner, modal, { locale: data.locale });
+        mountTimeBonus(modal, { locale: data.locale });
       });
     });
     window.addEventListener('pagehide', cancelTimeBonusPopup);

@@ -102,20 +102,41 @@ function browserStorage(): Storage | null {
   }
 }
 
+/** A member who typed within this long is still typing: the popup waits for a pause this long. */
+export const TYPING_PAUSE_MS = 4_000;
+let lastTypedAt = Number.NEGATIVE_INFINITY;
+/** Notes a keystroke in a text field (the members' shell listens for them). */
+export function noteTyping(now = Date.now()) {
+  lastTypedAt = now;
+}
+/** Whether a text field has the focus and was typed in within TYPING_PAUSE_MS. */
+export function isTyping(active: Element | null, now = Date.now()): boolean {
+  if (!active) return false;
+  const tag = active.tagName;
+  const type = (active as HTMLInputElement).type;
+  const field = tag === 'TEXTAREA' || (tag === 'INPUT' && !['checkbox', 'radio', 'button', 'submit', 'range'].includes(type)) || (active as HTMLElement).isContentEditable === true;
+  return field && now - lastTypedAt < TYPING_PAUSE_MS;
+}
+
 let popupTimer: ReturnType<typeof setTimeout> | null = null;
 /**
  * The popup comes 40 s after entering the members area, only while a bonus runs, the member has
- * 0 credits and never closed it before (SPEC §4).
+ * 0 credits and never closed it before (SPEC §4). It never takes the focus from a member who is typing:
+ * it waits for a pause.
  */
-export function scheduleTimeBonusPopup(storage: Storage | null = browserStorage()) {
+export function scheduleTimeBonusPopup(storage: Storage | null = browserStorage(), delay = TIME_BONUS_POPUP_DELAY_MS) {
   cancelTimeBonusPopup();
   popupTimer = setTimeout(() => {
     popupTimer = null;
     const user = $user.get();
     if (!$timeBonus.get() || !user || user.credits !== 0) return;
     if (storage?.getItem(DISMISS_KEYS.timeBonusModal)) return;
+    if (typeof document !== 'undefined' && isTyping(document.activeElement)) {
+      scheduleTimeBonusPopup(storage, TYPING_PAUSE_MS);
+      return;
+    }
     $timeBonusModalOpen.set(true);
-  }, TIME_BONUS_POPUP_DELAY_MS);
+  }, delay);
 }
 /** Leaving the members area cancels a popup that has not shown yet. */
 export function cancelTimeBonusPopup() {

@@ -1,6 +1,8 @@
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import { $likes, $likesStatus, loadLikes, setInitialLikes } from '../../core/likes/likes.store';
+import { likeProfile } from '../../core/profiles/actions';
+import { $pendingActions, runAction } from '../../core/toast/action.store';
 import type { LikedByProfile, LikesResponse, LikeType } from '../../shared/chat.contract';
 import { type ProfileCard, photoUrl } from '../../shared/profiles.contract';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
@@ -37,14 +39,21 @@ export function LikesPage(props: LikesPageProps) {
   const counts: Record<LikeType, number> = { received: likes.liked_by.length, given: likes.likes.length, matches: likes.matches.length };
   const cards: (ProfileCard | LikedByProfile)[] =
     props.type === 'received' ? likes.liked_by : props.type === 'given' ? likes.likes : likes.matches;
+  const matched = new Set(likes.matches.map((p) => p.id));
+  const pending = useStore($pendingActions);
+  async function likeBack(card: ProfileCard) {
+    const outcome = await runAction(`like.${card.id}`, () => likeProfile(card.id, 'likes'), { savingToast: false, success: false });
+    if (outcome.ok) await loadLikes();
+  }
 
   return (
     <div className="likes-page">
       <nav className="likes-tabs" aria-label={t('likes.tabs')}>
         {TABS.map((tab) => (
           <a key={tab.type} href={tab.href} className="likes-tab" aria-current={tab.type === props.type ? 'page' : undefined}>
-            {t(tab.key)}
-            <span className="likes-tab-count">{counts[tab.type]}</span>
+            <span className="likes-tab-label">{t(tab.key)}</span>
+            {/* The count once: the new likes' badge where there are new ones, else how many. */}
+            {!(tab.type === 'received' && likes.new_likes > 0) && <span className="likes-tab-count">{counts[tab.type]}</span>}
             {tab.type === 'received' && likes.new_likes > 0 && <span className="badge" role="img" aria-label={t('nav.new_likes_badge', { count: likes.new_likes })}>{likes.new_likes}</span>}
           </a>
         ))}
@@ -80,6 +89,17 @@ export function LikesPage(props: LikesPageProps) {
                     {card.fictional && <span className="fictional-icon" title={props.fictional.label} role="img" aria-label={props.fictional.label}>{props.fictional.icon}</span>}
                   </p>
                   <p className="card-meta">{t('members.age', { age: card.age })}{card.city ? ` · ${card.city}` : ''}</p>
+                  {props.type === 'received' && (
+                    // A like can be answered here: liked back it is a match at once (the match modal shows it).
+                    <span className="like-card-actions">
+                      {matched.has(card.id) ? <span className="like-card-matched">{t('likes.matched')}</span> : (
+                        <button type="button" className="btn btn-primary btn-sm" disabled={Boolean(pending[`like.${card.id}`])} onClick={() => void likeBack(card)}>
+                          {t('likes.like_back')}
+                        </button>
+                      )}
+                      <a className="btn btn-outline btn-sm" href={`/members/${card.id}/chat`}>{t('likes.message')}</a>
+                    </span>
+                  )}
                   {props.type === 'matches' && (
                     <a className="btn btn-secondary btn-sm like-card-message" href={`/members/${card.id}/chat`}>{t('likes.message')}</a>
                   )}

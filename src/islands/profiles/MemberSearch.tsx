@@ -49,9 +49,11 @@ export function MemberSearch(props: Props) {
   const current = useStore($currentSearchPage);
   const loading = useStore($searchLoading);
   const storeError = useStore($searchError);
-  const likes = useStore($searchLikes);
+  const storedLikes = useStore($searchLikes);
   const loadedRegions = useStore($regionOptions);
   const seeded = state.didInit;
+  // The server (no store) shows the likes its answer names, as the seeded store does in the browser.
+  const likes: ReadonlySet<number> = seeded ? storedLikes : new Set(props.result.likedIds ?? []);
   const filters = seeded ? filtersOf(state) : props.filters;
   const numResults = seeded ? state.numResults : props.result.numResults;
   const page = seeded ? current : {
@@ -70,6 +72,7 @@ export function MemberSearch(props: Props) {
   const [nearMe, setNearMe] = useState<NearMeOutcome | 'locating' | null>(null);
   const [canLocate, setCanLocate] = useState(false);
   const countRef = useRef<HTMLParagraphElement>(null);
+  const filtersRef = useRef<HTMLDetailsElement>(null);
   const error = storeError ?? urlError;
 
   // The form follows filters the store sets itself (the position prefill), not every page load.
@@ -96,6 +99,8 @@ export function MemberSearch(props: Props) {
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    // On a phone the results come back into view: the filters fold away.
+    if (filtersRef.current && window.matchMedia('(max-width: 991.98px)').matches) filtersRef.current.open = false;
     setUrlError(null);
     setNearMe(null);
     void setFilters(draft);
@@ -119,6 +124,15 @@ export function MemberSearch(props: Props) {
     return query ? `/members?${query}` : '/members';
   };
   const regions = props.regions[draft.country] ?? loadedRegions[draft.country] ?? [];
+  // What the Filters control names: the search as it runs (not the draft being edited).
+  const countryName = props.countries.find((c) => c.code === filters.country)?.name;
+  const regionName = filters.countryregion ? (props.regions[filters.country ?? ''] ?? loadedRegions[filters.country ?? ''] ?? []).find((r) => r.code === filters.countryregion)?.name : undefined;
+  const ages = filters.min_age !== undefined && filters.max_age !== undefined ? `${filters.min_age}–${filters.max_age}`
+    : filters.min_age !== undefined ? `${filters.min_age}+` : filters.max_age !== undefined ? `18–${filters.max_age}` : undefined;
+  const activeFilters = [
+    filters.gender === 'female' ? t('search.filter_women') : filters.gender === 'male' ? t('search.filter_men') : undefined,
+    ages, regionName ?? countryName,
+  ].filter((part): part is string => Boolean(part));
   const nearMeText = { locating: t('search.locating'), failed: t('search.near_me_failed'), elsewhere: t('search.near_me_elsewhere') };
   const card = (profile: ProfileCard) => (
     <ResultCard key={profile.id} profile={profile} t={t} fictional={props.fictional} member={props.member} liked={likes.has(profile.id)} sending={Boolean(pending[`like.${profile.id}`])} onLike={like} />
@@ -126,6 +140,12 @@ export function MemberSearch(props: Props) {
 
   return (
     <div className="member-search">
+      {/* Phones: the filters behind one control that names the active ones, so the page opens on people. */}
+      <details className="search-filters" ref={filtersRef}>
+        <summary className="btn btn-outline filters-toggle">
+          <span className="filters-label">{t('search.filters')}</span>
+          {activeFilters.length > 0 && <span className="filters-active">{activeFilters.join(' · ')}</span>}
+        </summary>
       <form className="search-form" method="get" action="/members" onSubmit={submit}>
         {props.network && <input type="hidden" name="network" value={props.network} />}
         {props.genders.length > 0 && (
@@ -168,6 +188,7 @@ export function MemberSearch(props: Props) {
             style={canLocate ? undefined : { visibility: 'hidden' }} aria-hidden={canLocate ? undefined : true} tabIndex={canLocate ? undefined : -1}>{t('search.near_me')}</button>
         </div>
       </form>
+      </details>
       {nearMe && nearMe !== 'filled' && nearMe !== 'skipped' && (
         <p className={nearMe === 'locating' ? 'notice' : 'alert'} role="status">{nearMeText[nearMe]}</p>
       )}

@@ -1,6 +1,5 @@
 import { useStore } from '@nanostores/react';
 import { useCallback } from 'react';
-import { createPortal } from 'react-dom';
 import {
   $timeBonus, $timeBonusCountdown, $timeBonusModalOpen, dismissTimeBonusModal, formatCountdown,
 } from '../../core/time-bonus/time-bonus.store';
@@ -13,10 +12,10 @@ import './time-bonus.css';
 const OFFER_HOURS = TIME_BONUS_SECONDS / 3600;
 
 /**
- * The time bonus (SPEC §4): a top banner in the members area while it runs, and the popup the
- * store opens after 40 s. Both lead to /credits. The modal goes to `modalRoot`.
+ * The time bonus's popup (SPEC §4), which the store opens after 40 s in the members area; it leads to
+ * /credits like the banner (src/components/TimeBonusBanner.astro, rendered with the page).
  */
-export function TimeBonus(props: IslandI18n & { modalRoot: HTMLElement }) {
+export function TimeBonus(props: IslandI18n) {
   const t = useIslandT(props);
   const bonus = useStore($timeBonus);
   const countdown = formatCountdown(useStore($timeBonusCountdown));
@@ -24,14 +23,7 @@ export function TimeBonus(props: IslandI18n & { modalRoot: HTMLElement }) {
   const close = useCallback(() => dismissTimeBonusModal(), []);
   if (!bonus) return null;
   return (
-    <>
-      <div className="time-bonus-banner container" role="region" aria-label={t('shop.tb_title')}>
-        <span className="tb-text">{t('shop.tb_banner', { percent: TIME_BONUS_PERCENTAGE })}</span>
-        <span className="tb-countdown" role="timer" aria-label={t('shop.tb_time_left')}>{countdown}</span>
-        <a className="btn btn-secondary tb-cta" href="/credits">{t('shop.tb_cta')}</a>
-      </div>
-      {createPortal(
-        <Modal open={open} onClose={close} labelledBy="time-bonus-title" size="sm" className="time-bonus-modal">
+    <Modal open={open} onClose={close} labelledBy="time-bonus-title" size="sm" className="time-bonus-modal">
           <div className="modal-body">
             <h2 id="time-bonus-title">{t('shop.tb_title')}</h2>
             <p className="tb-percent">{TIME_BONUS_PERCENTAGE}%</p>
@@ -42,9 +34,6 @@ export function TimeBonus(props: IslandI18n & { modalRoot: HTMLElement }) {
               <a className="btn btn-primary" href="/credits" data-autofocus>{t('shop.tb_cta')}</a>
             </div>
           </div>
-        </Modal>,
-        props.modalRoot,
-      )}
-    </>
+        </Modal>
   );
 }

@@ -4,7 +4,9 @@ import type { AppContext } from '../app-context';
 import { deleteUserSessions } from '../accounts/accounts.repository';
 import { InsufficientCreditsError, applyCredits } from '../credits/ledger';
 import type { User } from '../db/schema';
+import { recordEvents } from '../events/events.service';
 import { refundPayment } from '../payments/payments.service';
+import type { CreditsEvent } from '../../shared/payments.contract';
 import { type StaffCaller, StaffError, audit } from './staff.service';
 
 const DAY_MS = 86_400_000;
@@ -84,11 +86,15 @@ async function applyMemberAction(app: AppContext, staff: StaffCaller, input: Mem
     case 'take_credits': {
       const delta = input.action === 'grant_credits' ? input.amount : -input.amount;
       try {
-        return await db.transaction().execute(async (trx) => {
+        const { balance, events } = await db.transaction().execute(async (trx) => {
           const balance = await applyCredits(trx, { userId: user.id, delta, reason: 'admin', key: `admin:${staff.userId}:${now}:${Math.random().toString(36).slice(2)}`, now });
           await audit(trx, staff, now, { ...base, action: input.action, before: { credits: user.credits }, after: { credits: balance } });
-          return { credits: balance };
+          // The member's open tabs show the new balance at once, as after a payment.
+          const event: CreditsEvent = { type: 'credits', credits: balance ?? user.credits };
+          return { balance, events: await recordEvents(trx, [{ userId: user.id, event }], now) };
         });
+        await app.bus.publish(events);
+        return { credits: balance };
       } catch (err) {
         if (err instanceof InsufficientCreditsError) throw new StaffError('insufficient_credits', 'admin.error.below_zero', 400, { credits: user.credits }, { amount: 'admin.error.below_zero' });
         throw err;

@@ -1,3 +1,4 @@
+import { lookingFor } from '../../shared/profile-options';
 import { createHash } from 'node:crypto';
 import { listOwnPhotos } from '../photos/photos.service';
 import { searchProfiles } from '../profiles/profiles.service';
@@ -35,6 +36,12 @@ async function loadMembersPage(locals: App.Locals, url: URL) {
   const params = Object.fromEntries([...url.searchParams].filter(([, value]) => value !== ''));
   const query = Object.fromEntries(Object.entries(params).filter(([k]) => !(TRACKING_PARAMS as readonly string[]).includes(k)));
   const parsed = v.safeParse(SearchQuerySchema, query);
+  // A member's plain /members looks for whom their own orientation seeks (the form shows it; "Any" is a choice).
+  if (parsed.success && user && url.search === '' && ctx.site.search_fields.includes('gender')) {
+    const own = await services.app.db.db.selectFrom('profiles').select(['gender', 'sexuality']).where('id', '=', user.profile.id).executeTakeFirst();
+    const gender = lookingFor(own?.gender, own?.sexuality);
+    if (gender) parsed.output.gender = gender;
+  }
   const result = await searchProfiles(services.app, ctx.site, user, parsed.success ? parsed.output : {}, user ? user.profile.id : null);
   // The search as parsed (or the first problem's message): what the form and the island show.
   return { query: parsed.success ? parsed.output : null, issue: parsed.success ? null : parsed.issues[0].message, result };
