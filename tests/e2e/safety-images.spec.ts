@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type APIRequestContext, type Browser, type Page, request as playwrightRequest } from '@playwright/test';
+import { type APIRequestContext, type Browser, type Locator, type Page, request as playwrightRequest } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, hydrated, test, tv as t } from './fixtures';
 import { linkFromMail } from './mail-server';
@@ -35,9 +35,10 @@ async function pageAt(browser: Browser, baseURL: string | undefined) {
 }
 
 /** The screen at the three widths the house checks, into test-results/. */
-async function shoot(page: Page, name: string) {
+async function shoot(page: Page, name: string, focus?: Locator) {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 800 });
+    await focus?.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `test-results/safety-images/${name}-${width}.png`, fullPage: width !== 1280 });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -61,7 +62,7 @@ test('an explicit chat image arrives blurred with View; the setting shows it unb
   await expect(explicitBubble).toContainText(t('chat.image_cover_explicit'));
   // His own picture is shown as it is.
   await expect(page.locator(`[data-message-id="${benign.message.id}"] button.bubble-photo img`)).toBeVisible();
-  await shoot(page, 'chat-blurred');
+  await shoot(page, 'chat-blurred', explicitBubble);
 
   await explicitBubble.getByRole('button', { name: t('chat.image_view') }).click();
   await expect(explicitBubble.locator('[data-image-cover]')).toHaveCount(0);
