@@ -4,7 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobRunner } from '../../src/server/jobs/jobs';
-import { createFakeScorer, type ImageScorer } from '../../src/server/safety/images';
+import type { ImageScorer } from '../../src/server/safety/images';
 import { IMAGE_SCORE_RETENTION_MS, moderationPhotos } from '../../src/server/safety/images.service';
 import type { ChatMessage, ConversationView, SendMessageResponse } from '../../src/shared/chat.contract';
 import { activeMember, as } from '../helpers/members';
@@ -153,7 +153,3 @@ for (const dialect of DIALECTS) {
     });
   });
 }
-
-describe('the fake scorer in tests', () => {
-  it('is what IMAGE_SCORER=fake gives', () => expect(createFakeScorer().name).toBe('fake'));
-});

@@ -1,11 +1,14 @@
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
+import { $conversations, resetConversations, setInitialConversation } from '../../src/core/chat/conversation.store';
 import { IMAGE_CHECK_TIMEOUT_MS, imageCover } from '../../src/core/chat/image-safety';
+import { dispatchEvent } from '../../src/core/chat/realtime';
 import { readConfig } from '../../src/server/config';
 import {
   createFakeScorer, createModelScorer, decodeForModel, EXPLICIT_THRESHOLD, explicitScore, MODEL_SIZE, scoreImage,
 } from '../../src/server/safety/images';
 import type { ChatMessage, ImageSafety } from '../../src/shared/chat.contract';
+import { view } from '../helpers/chat-fixtures';
 
 const solid = (width: number, height: number, background: string, format: 'png' | 'jpeg' | 'webp' = 'png') =>
   sharp({ create: { width, height, channels: 3, background } })[format]().toBuffer();
@@ -55,6 +58,18 @@ describe('what the viewer sees of a chat image', () => {
   });
   it('the member setting shows every image unblurred', () => {
     for (const safety of ['explicit', 'pending', 'unchecked'] as const) expect(imageCover(message(safety), 1, true, 2_000)).toBeNull();
+  });
+});
+
+describe('the image_safety realtime event', () => {
+  it('updates the image state of the loaded message only', () => {
+    resetConversations();
+    setInitialConversation(view(1, 2, [{ ...message('pending'), id: 5 }, { ...message('pending'), id: 6 }]));
+    dispatchEvent({ type: 'image_safety', conversation_id: 1, message_id: 5, safety: 'explicit' });
+    // A conversation that is not loaded is left alone.
+    dispatchEvent({ type: 'image_safety', conversation_id: 99, message_id: 5, safety: 'ok' });
+    expect($conversations.get()['1'].messages.map((m) => m.image?.safety)).toEqual(['explicit', 'pending']);
+    expect($conversations.get()['99']).toBeUndefined();
   });
 });
 
