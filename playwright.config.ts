@@ -29,6 +29,8 @@ export default defineConfig({
     reuseExistingServer: false,
     env: { PORT: String(PORT), SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT ?? 2525}`, LOGIN_ACCOUNT_FAILURES: '5',
       // Every test logs in from 127.0.0.1: the per-address login limit (tested in the API suite) would block the rest of the run.
-      LOGIN_IP_FAILURES: '100000', RATE_LIMIT_FACTOR: '50' },
+      LOGIN_IP_FAILURES: '100000', RATE_LIMIT_FACTOR: '50',
+      // Test runs only (refused in production): a pure red image scores as explicit (docs/safety-images.md).
+      IMAGE_SCORER: 'fake' },
   },
 });

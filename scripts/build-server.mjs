@@ -1,5 +1,5 @@
 // After `astro build`: precompress client files (brotli + gzip) and bundle the node entry.
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -36,5 +36,7 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
+// The explicit-image model's worker thread (src/server/safety/images.ts) is started from a file beside the bundle.
+copyFileSync('src/server/safety/images.worker.mjs', 'dist/images.worker.mjs');
 writeFileSync('dist/.build-stamp', new Date().toISOString());
 console.log('bundled dist/server-main.mjs');

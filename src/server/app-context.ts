@@ -11,6 +11,7 @@ import { createPushService, type PushService } from './push/push.service';
 import { Presence } from './notifications/presence';
 import { SiteRegistry, loadSites } from './sites/site-registry';
 import { createPaymentsRuntime, type PaymentsRuntime } from './payments/payments.runtime';
+import { createImageScorer, type ImageScorer } from './safety/images';
 
 /** The clock every rule reads time from, so tests can move it. */
 export interface Clock {
@@ -39,6 +40,8 @@ export interface AppContext {
   payments: PaymentsRuntime;
   /** Which members have an open tab (SSE stream) in any process: notification mails wait for them. */
   presence: Presence;
+  /** Explicit-image scores (nsfwjs in a worker thread, started at the first image; src/server/safety/images.ts). */
+  images: ImageScorer;
   close(): Promise<void>;
 }
 
@@ -55,7 +58,9 @@ export async function createAppContext(config: Config, overrides: Partial<AppCon
   const payments = overrides.payments ?? createPaymentsRuntime({ config, db, clock, logger });
   const sessions = overrides.sessions ?? new SessionCache(db.writes, bus, config.sessionCacheMs);
   const presence = overrides.presence ?? new Presence(db.db, clock);
+  const images = overrides.images ?? createImageScorer(config.imageScorer);
   return {
+    images,
     presence,
     payments,
     sessions,
@@ -75,6 +80,7 @@ export async function createAppContext(config: Config, overrides: Partial<AppCon
       await bus.close();
       await push.idle();
       await presence.stop();
+      await images.close();
       // What the CLIs and a stopping server wrote is on disk before the handle goes.
       await db.durable().catch(() => undefined);
       await db.db.destroy();

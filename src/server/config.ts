@@ -40,6 +40,8 @@ export interface Config {
   seedProfiles: number;
   /** JOBS=0: this process runs no background jobs (another process does). */
   jobsEnabled: boolean;
+  /** IMAGE_SCORER: 'model' (nsfwjs) or 'fake' (test runs only: refused in production; docs/safety-images.md). */
+  imageScorer: 'model' | 'fake';
   affiliateApiKey: string | null;
   /** site-id:email pairs that get the staff role on start (STAFF_EMAILS). */
   staffEmails: { siteId: string; email: string; role: StaffRole }[];
@@ -71,6 +73,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     : env.NODE_ENV === 'production' ? 'production' : 'demo';
   if (env.DEPLOYMENT && env.DEPLOYMENT !== deployment) throw new Error(`DEPLOYMENT must be demo or production, not ${env.DEPLOYMENT}`);
   const production = deployment === 'production';
+  const imageScorer = env.IMAGE_SCORER === 'fake' ? 'fake' : 'model';
+  if (env.IMAGE_SCORER && env.IMAGE_SCORER !== imageScorer) throw new Error(`IMAGE_SCORER must be model or fake, not ${env.IMAGE_SCORER}`);
+  // The fake scorer lets test runs mark an image explicit: a production site never runs without the model.
+  if (imageScorer === 'fake' && production) throw new Error('IMAGE_SCORER=fake is for test runs only, never in production');
   return {
     port: Number(env.PORT ?? 4321),
     host: env.HOST ?? '0.0.0.0',
@@ -95,6 +101,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedOnEmpty: production ? env.SEED_ON_EMPTY === '1' : env.SEED_ON_EMPTY !== '0',
     seedProfiles: Number(env.SEED_PROFILES ?? 2000),
     jobsEnabled: env.JOBS !== '0',
+    imageScorer,
     affiliateApiKey: env.AFFILIATE_API_KEY || null,
     staffEmails: (env.STAFF_EMAILS ?? '')
       .split(',')

@@ -121,6 +121,7 @@ export const AccountSettingsSchema = v.object({
   email_prefs: v.optional(Prefs),
   push_prefs: v.optional(Prefs),
   invisible: v.optional(v.boolean()),
+  show_explicit_images: v.optional(v.boolean()),
 });
 
 export const DeleteAccountSchema = v.object({

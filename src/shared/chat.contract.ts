@@ -52,6 +52,12 @@ export const DeleteChatSchema = v.object({ conversation: ConversationIdSchema })
 export const ReadChatSchema = v.object({ conversation: ConversationIdSchema });
 
 export type MessageKind = 'text' | 'image' | 'gift';
+/**
+ * A chat image's explicit-image check (docs/safety-images.md): 'pending' until the job scored it,
+ * 'explicit' or 'ok' after, 'unchecked' when it could not be read. The recipient sees every state
+ * but 'ok' blurred with "View" (unless their setting shows explicit images); the sender never.
+ */
+export type ImageSafety = 'pending' | 'ok' | 'explicit' | 'unchecked';
 export interface ChatMessage {
   id: number;
   conversation_id: number;
@@ -61,7 +67,7 @@ export interface ChatMessage {
   /** Gift id from the catalogue (kind gift). */
   gift: string | null;
   /** Access-checked URLs of a chat image (kind image). */
-  image: { thumb: string; full: string; width: number; height: number } | null;
+  image: { thumb: string; full: string; width: number; height: number; safety: ImageSafety } | null;
   created_at: number;
 }
 
@@ -127,6 +133,8 @@ export type ChatEvent =
   | { type: 'message'; message: ChatMessage; unread_messages: number }
   | { type: 'read'; conversation_id: number; unread_messages: number }
   | { type: 'chat_deleted'; conversation_id: number; unread_messages: number }
+  /** A chat image was checked (both members of the conversation). */
+  | { type: 'image_safety'; conversation_id: number; message_id: number; safety: ImageSafety }
   | { type: 'like'; profile: ProfileCard; new_likes: number }
   | { type: 'match'; profile: ProfileCard; new_likes: number }
   | CreditsEvent;

@@ -20,6 +20,8 @@ export interface SessionUser {
   email_prefs: Record<string, boolean>;
   push_prefs: Record<string, boolean>;
   invisible: boolean;
+  /** Explicit chat images arrive unblurred (docs/safety-images.md). */
+  show_explicit_images: boolean;
   unread_messages: number;
   new_likes: number;
   profile: {

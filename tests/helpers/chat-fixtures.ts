@@ -8,7 +8,7 @@ export const card = (id: number, name = `Member ${id}`): ProfileCard =>
   ({ id, name, age: 30, city: 'Utrecht', region: null, country: 'NL', fictional: false, thumb: null });
 export const user = (patch: Partial<SessionUser> = {}): SessionUser => ({
   id: 1, email: 'me@example.com', role: 'member', status: 'confirmed', credits: 20, paid_user: false, language: 'en', fictional_icon: '*',
-  signup_date: '2026-01-01', notifications_disabled: [], email_prefs: {}, push_prefs: {}, invisible: false, unread_messages: 0, new_likes: 0,
+  signup_date: '2026-01-01', notifications_disabled: [], email_prefs: {}, push_prefs: {}, invisible: false, show_explicit_images: false, unread_messages: 0, new_likes: 0,
   profile: { id: OWN, name: 'Me', status: 'active', main_image: null }, ...patch,
 });
 export const message = (id: number, conversation: number, sender: number, text = `m${id}`): ChatMessage =>

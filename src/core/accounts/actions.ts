@@ -21,6 +21,6 @@ export const completeSignup = (input: { token: string; name: string; password: s
 export const changePassword = (old_password: string, password: string, password_repeat: string) =>
   post<{ changed: boolean }>('change-password.php', { old_password, password, password_repeat });
 export const requestMailChange = (email: string, password: string) => post<{ sent: boolean }>('mail-change.php', { email, password });
-export const saveSettings = (input: { email_prefs?: Record<string, boolean>; push_prefs?: Record<string, boolean>; invisible?: boolean }) =>
+export const saveSettings = (input: { email_prefs?: Record<string, boolean>; push_prefs?: Record<string, boolean>; invisible?: boolean; show_explicit_images?: boolean }) =>
   call(() => api.put('account-settings.php', { json: input }).json<UserAnswer>()).then(keepUser);
 export const deleteAccount = (password: string, reason?: string) => post<{ deleted: boolean }>('delete-account.php', { password, reason });

@@ -1,6 +1,6 @@
 import { atom, computed, map } from 'nanostores';
 import {
-  CHAT_IMAGE_PATH, type ChatMessage, type ConversationView, type MessageKind, type SendMessageInput, type SendMessageResponse,
+  CHAT_IMAGE_PATH, type ChatMessage, type ConversationView, type ImageSafety, type MessageKind, type SendMessageInput, type SendMessageResponse,
 } from '../../shared/chat.contract';
 import { ApiError, api, call } from '../api/client';
 import { uploadWithProgress } from '../api/upload';
@@ -339,6 +339,13 @@ export function receiveRead(conversationId: number, unreadMessages: number) {
 export function receiveChatDeleted(conversationId: number, unreadMessages: number) {
   forgetChat(conversationId);
   setTotals({ unread_messages: unreadMessages });
+}
+
+/** A chat image was checked: its bubble follows (blurred or not) wherever the conversation is loaded. */
+export function receiveImageSafety(conversationId: number, messageId: number, safety: ImageSafety) {
+  patch(String(conversationId), (s) => ({
+    messages: s.messages.map((m) => (m.id === messageId && m.image ? { ...m, image: { ...m.image, safety } } : m)),
+  }));
 }
 
 /** When the tab comes back into view, the open conversation's new messages count as read. */

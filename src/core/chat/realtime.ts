@@ -3,9 +3,9 @@ import { type ChatEvent, EVENTS_PATH } from '../../shared/chat.contract';
 import { showMatch } from '../likes/like-modal.store';
 import { receiveCreditsEvent } from '../payments/payment-events';
 import { receiveLike } from '../likes/likes.store';
-import { receiveChatDeleted, receiveMessage, receiveRead } from './conversation.store';
+import { receiveChatDeleted, receiveImageSafety, receiveMessage, receiveRead } from './conversation.store';
 
-const EVENT_TYPES: ChatEvent['type'][] = ['message', 'read', 'chat_deleted', 'like', 'match', 'credits'];
+const EVENT_TYPES: ChatEvent['type'][] = ['message', 'read', 'chat_deleted', 'image_safety', 'like', 'match', 'credits'];
 /** After the server closed the stream for good (e.g. an error answer), try again this much later. */
 const RECONNECT_MS = 30_000;
 
@@ -29,6 +29,7 @@ export function dispatchEvent(event: ChatEvent) {
     case 'message': return receiveMessage(event.message, event.unread_messages);
     case 'read': return receiveRead(event.conversation_id, event.unread_messages);
     case 'chat_deleted': return receiveChatDeleted(event.conversation_id, event.unread_messages);
+    case 'image_safety': return receiveImageSafety(event.conversation_id, event.message_id, event.safety);
     case 'like': return receiveLike(event.profile, event.new_likes, false);
     case 'match':
       receiveLike(event.profile, event.new_likes, true);

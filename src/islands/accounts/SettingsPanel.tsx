@@ -19,7 +19,7 @@ interface Props extends IslandI18n {
 type Status = { ok: boolean; text: string } | null;
 const message = (err: unknown, fallback: string) => (err instanceof ApiError ? err.message : fallback);
 
-/** Settings: notification preferences per type, invisible mode, password, e-mail, data download, deletion. */
+/** Settings: notification preferences per type, invisible mode, explicit images unblurred, password, e-mail, data download, deletion. */
 export function SettingsPanel(props: Props) {
   const t = useIslandT(props);
   useEffect(() => setInitialUser(props.user), [props.user]);
@@ -34,6 +34,7 @@ export function SettingsPanel(props: Props) {
   const togglePref = (channel: 'email_prefs' | 'push_prefs', type: string, value: boolean) =>
     runAction(`settings.${channel}.${type}`, () => actions.saveSettings({ [channel]: { [type]: value } }));
   const toggleInvisible = (value: boolean) => runAction('settings.invisible', () => actions.saveSettings({ invisible: value }));
+  const toggleExplicit = (value: boolean) => runAction('settings.show_explicit_images', () => actions.saveSettings({ show_explicit_images: value }));
 
   /** Runs a form's action as a member action; field problems (a wrong password) also show in the form. */
   const withStatus = (key: string, setStatus: (s: Status) => void, okKey: string, action: (data: FormData) => Promise<unknown>) =>
@@ -91,6 +92,10 @@ export function SettingsPanel(props: Props) {
         <label className="switch-row">
           <span><strong>{t('settings.invisible')}</strong><br /><span className="field-hint">{t('settings.invisible_text')}</span></span>
           <input type="checkbox" checked={user.invisible} disabled={pending['settings.invisible']} onChange={(e) => toggleInvisible(e.target.checked)} />
+        </label>
+        <label className="switch-row">
+          <span><strong>{t('settings.show_explicit_images')}</strong><br /><span className="field-hint">{t('settings.show_explicit_images_text')}</span></span>
+          <input type="checkbox" name="show_explicit_images" checked={user.show_explicit_images} disabled={pending['settings.show_explicit_images']} onChange={(e) => toggleExplicit(e.target.checked)} />
         </label>
         <p><a href="/api/export.php" download>{t('settings.download_data')}</a></p>
       </section>

@@ -1,3 +1,4 @@
+import { useStore } from '@nanostores/react';
 import type { TFunction } from 'i18next';
 import { Fragment, type MouseEvent, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { resendActivation } from '../../core/accounts/actions';
@@ -5,6 +6,8 @@ import {
   blockPartner, type ChatNotice, type ConversationState, clearError, loadOlder, type PendingMessage, reportPartner, sendGift, sendImage,
   sendText, setDraft, unblockPartner,
 } from '../../core/chat/conversation.store';
+import { type ImageCover, imageCover } from '../../core/chat/image-safety';
+import { $user } from '../../core/session/store';
 import type { ChatMessage } from '../../shared/chat.contract';
 import { giftImage } from '../../shared/gifts';
 import { useHydrated } from '../shared/useHydrated';
@@ -48,6 +51,7 @@ export function Conversation({ t, locale, state, credits, fictional, openGiftAtS
   const key = state.key;
   const blocked = state.blocked_reason !== null;
   const hydrated = useHydrated();
+  const showExplicit = useStore($user)?.show_explicit_images === true;
 
   // Keep the view: at the bottom while the member is there (new messages, images loading, the
   // composer growing), and still when older messages are added on top.
@@ -200,6 +204,7 @@ export function Conversation({ t, locale, state, credits, fictional, openGiftAtS
               {newDay && hydrated && <p className="history-day"><span>{dayOf(at, locale)}</span></p>}
               {bubble.type === 'message'
                 ? <MessageBubble t={t} locale={locale} hydrated={hydrated} message={bubble.message} mine={bubble.message.sender_profile_id === state.own_profile_id}
+                    cover={imageCover(bubble.message, state.own_profile_id, showExplicit, hydrated ? Date.now() : bubble.message.created_at)}
                     onOpenImage={setViewer} onReport={(id) => setReport({ messageId: id })} />
                 : <PendingBubble t={t} pending={bubble.pending} />}
             </Fragment>
@@ -249,11 +254,15 @@ interface BubbleProps {
   locale: string;
   message: ChatMessage;
   mine: boolean;
+  /** Why the image is blurred (docs/safety-images.md), or null. */
+  cover: ImageCover | null;
   onOpenImage: (src: string) => void;
   onReport: (messageId: number) => void;
 }
 
-function MessageBubble({ t, hydrated, locale, message, mine, onOpenImage, onReport }: BubbleProps) {
+function MessageBubble({ t, hydrated, locale, message, mine, cover, onOpenImage, onReport }: BubbleProps) {
+  const [revealed, setRevealed] = useState(false);
+  const blurred = cover !== null && !revealed;
   return (
     <div className={`bubble-row ${mine ? 'mine' : 'theirs'}`} data-message-id={message.id} data-kind={message.kind}>
       <div className={`bubble bubble-${message.kind}`}>
@@ -264,12 +273,22 @@ function MessageBubble({ t, hydrated, locale, message, mine, onOpenImage, onRepo
             <figcaption>{t('chat.gift_label', { gift: t(`gift.${message.gift}`) })}</figcaption>
           </figure>
         )}
-        {message.kind === 'image' && message.image && (
+        {message.kind === 'image' && message.image && (blurred ? (
+          <div className="bubble-photo blurred" data-image-cover={cover}>
+            <img className="photo-blur" src={message.image.thumb} alt="" width={Math.min(240, message.image.width)}
+              height={Math.round(Math.min(240, message.image.width) * (message.image.height / Math.max(1, message.image.width)))} loading="lazy" />
+            <div className="photo-cover">
+              <Icon name="eye-off" size={22} />
+              <p>{t(`chat.image_cover_${cover}`)}</p>
+              <button type="button" className="btn btn-secondary btn-sm" onClick={() => setRevealed(true)}>{t('chat.image_view')}</button>
+            </div>
+          </div>
+        ) : (
           <button type="button" className="bubble-photo" onClick={() => onOpenImage(message.image?.full ?? '')} aria-label={t('chat.image_open')}>
             <img src={message.image.thumb} alt={t('chat.image_alt')} width={Math.min(240, message.image.width)}
               height={Math.round(Math.min(240, message.image.width) * (message.image.height / Math.max(1, message.image.width)))} loading="lazy" />
           </button>
-        )}
+        ))}
         <span className="bubble-time">{hydrated && <time dateTime={new Date(message.created_at).toISOString()}>{timeOf(message.created_at, locale)}</time>}</span>
       </div>
       {!mine && (

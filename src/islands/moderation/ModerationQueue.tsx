@@ -4,7 +4,8 @@ import { moderate } from '../../core/profile/actions';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
 
 interface Props extends IslandI18n {
-  photos: { id: number; thumb_filename: string; name: string; profile_id: number }[];
+  /** Explicit ones first; explicit_score is porn + hentai (0…1), null until the image was scored. */
+  photos: { id: number; thumb_filename: string; name: string; profile_id: number; explicit: boolean; explicit_score: number | null }[];
   reports: { id: number; reporter: string; profile: string; profile_id: number; reason: string; details: string | null; message_text: string | null; message_kind: string | null }[];
 }
 
@@ -31,9 +32,13 @@ export function ModerationQueue(props: Props) {
         {photos.length === 0 ? <p>{t('moderation.no_photos')}</p> : (
           <ul className="own-photos" role="list">
             {photos.map((photo) => (
-              <li key={photo.id} data-moderation-photo={photo.id}>
+              <li key={photo.id} data-moderation-photo={photo.id} data-explicit={photo.explicit || undefined}>
                 <img src={`/uploads/${photo.thumb_filename}`} alt={photo.name} width="160" height="160" />
                 <a href={`/members/${photo.profile_id}`}>{photo.name}</a>
+                <span className={photo.explicit ? 'badge badge-danger' : 'field-hint'} data-explicit-score>
+                  {photo.explicit_score === null ? t('moderation.not_scored')
+                    : t(photo.explicit ? 'moderation.explicit_score' : 'moderation.image_score', { percent: Math.round(photo.explicit_score * 100) })}
+                </span>
                 <button type="button" className="btn btn-primary" onClick={() => act({ photo_id: photo.id, decision: 'approve' }, () => setPhotos(photos.filter((p) => p.id !== photo.id)))}>{t('moderation.approve')}</button>
                 <button type="button" className="btn btn-outline" onClick={() => act({ photo_id: photo.id, decision: 'reject' }, () => setPhotos(photos.filter((p) => p.id !== photo.id)))}>{t('moderation.reject')}</button>
               </li>

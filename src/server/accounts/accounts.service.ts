@@ -110,6 +110,7 @@ export async function describeUser(deps: AccountsDeps, site: Site, user: User, m
     email_prefs: emailPrefs,
     push_prefs: parsePrefs(user.push_prefs),
     invisible: profile?.invisible === 1,
+    show_explicit_images: user.show_explicit_images === 1,
     ...badges,
     profile: {
       id: profile?.id ?? 0,
@@ -385,14 +386,16 @@ export interface SettingsChange {
   email_prefs?: Partial<Record<NotificationType, boolean>>;
   push_prefs?: Partial<Record<NotificationType, boolean>>;
   invisible?: boolean;
+  show_explicit_images?: boolean;
 }
 
 export async function updateSettings(deps: AccountsDeps, user: User, change: SettingsChange) {
   const db = deps.app.db.db;
   await db.transaction().execute(async (trx) => {
-    const set: { email_prefs?: string; push_prefs?: string } = {};
+    const set: { email_prefs?: string; push_prefs?: string; show_explicit_images?: number } = {};
     if (change.email_prefs) set.email_prefs = JSON.stringify({ ...parsePrefs(user.email_prefs), ...change.email_prefs });
     if (change.push_prefs) set.push_prefs = JSON.stringify({ ...parsePrefs(user.push_prefs), ...change.push_prefs });
+    if (change.show_explicit_images !== undefined) set.show_explicit_images = change.show_explicit_images ? 1 : 0;
     if (Object.keys(set).length) await trx.updateTable('users').set(set).where('id', '=', user.id).execute();
     if (change.invisible !== undefined) {
       await trx.updateTable('profiles').set({ invisible: change.invisible ? 1 : 0 }).where('user_id', '=', user.id).execute();

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { hotQuery, sqlTrue } from '../db/database';
 import { PRESENCE_STALE_MS } from '../notifications/presence';
-import type { ChatMessage } from '../../shared/chat.contract';
+import type { ChatMessage, ImageSafety } from '../../shared/chat.contract';
 import type { Database, Message } from '../db/schema';
 
 type Q = Kysely<Database> | Transaction<Database>;
@@ -124,7 +124,7 @@ export async function badgeTotals(db: Kysely<Database>, profileId: number): Prom
 
 /** The message as the client sees it; image files are served through the access-checked endpoint. */
 export function toChatMessage(m: Message): ChatMessage {
-  const image = m.image ? (JSON.parse(m.image) as { width: number; height: number }) : null;
+  const image = m.image ? (JSON.parse(m.image) as { width: number; height: number; safety?: ImageSafety }) : null;
   return {
     id: m.id,
     conversation_id: m.conversation_id,
@@ -133,7 +133,8 @@ export function toChatMessage(m: Message): ChatMessage {
     text: m.body,
     gift: m.gift,
     image: image
-      ? { thumb: `/api/chat-image.php?message=${m.id}&size=thumb`, full: `/api/chat-image.php?message=${m.id}`, width: image.width, height: image.height }
+      // Images sent before the explicit-image check have no state: they were delivered unblurred.
+      ? { thumb: `/api/chat-image.php?message=${m.id}&size=thumb`, full: `/api/chat-image.php?message=${m.id}`, width: image.width, height: image.height, safety: image.safety ?? 'ok' }
       : null,
     created_at: m.created_at,
   };

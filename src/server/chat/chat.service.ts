@@ -15,6 +15,8 @@ import { sqlTrue } from '../db/database';
 import { lockMember } from '../db/locks';
 import { recordEvents } from '../events/events.service';
 import { encodeImage } from '../photos/photos.service';
+import { wakeJobRunners } from '../jobs/job-runner';
+import { queueImageScore } from '../safety/images.service';
 import { cardsByIds, requireOwnProfile } from '../profiles/profiles.service';
 import { RuleError } from '../rule-error';
 import * as repo from './chat.repository';
@@ -362,7 +364,8 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
       await writeFile(path.join(app.config.uploadDir, f), data);
       written.push(f);
     }
-    imageJson = JSON.stringify({ file, thumb, width: encoded.width, height: encoded.height });
+    // Blurred for the recipient until the score_image job checked it (docs/safety-images.md).
+    imageJson = JSON.stringify({ file, thumb, width: encoded.width, height: encoded.height, safety: 'pending' });
   }
 
   const now = app.clock.now();
@@ -382,6 +385,7 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
         .values({ conversation_id: conversation.id, sender_profile_id: own, kind: input.kind, body, gift, image: imageJson, credits: price, client_id: input.client_id, created_at: now })
         .returningAll()
         .executeTakeFirstOrThrow();
+      if (input.kind === 'image') await queueImageScore(trx, 'chat', inserted.id, site.id, now);
       const balance = price > 0
         ? await applyCredits(trx, { userId: user.id, delta: -price, reason: ledgerReason, key: `message:${inserted.id}`, now, newKey: true })
         : null;
@@ -412,6 +416,7 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
       return { message: chatMessage, credits: balance ?? (await creditsOf(trx, user.id)), events };
     });
     await app.bus.publish(events);
+    if (input.kind === 'image') wakeJobRunners();
     if (partner.user_id !== null) {
       const reach = await repo.noticeReach(db, partner.user_id, app.clock.now());
       if (reach.push) {

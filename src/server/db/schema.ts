@@ -73,6 +73,8 @@ export interface UserTable {
   suspended_until: Generated<number | null>;
   /** Staff banned the account for good. */
   banned_at: Generated<number | null>;
+  /** 1: explicit chat images arrive unblurred (settings; docs/safety-images.md). */
+  show_explicit_images: Generated<number>;
 }
 export type User = Selectable<UserTable>;
 
@@ -448,7 +450,26 @@ export interface MailDigestTable {
   last_sent_at: number | null;
 }
 
+/** nsfwjs scores of a chat image or profile photo (src/server/safety/images.ts); kept 90 days. */
+export interface ImageSafetyScoreTable {
+  subject: 'chat' | 'photo';
+  /** messages.id for 'chat', photos.id for 'photo'. */
+  subject_id: number;
+  site_id: string;
+  status: 'pending' | 'scored' | 'failed';
+  drawing: number | null;
+  hentai: number | null;
+  neutral: number | null;
+  porn: number | null;
+  sexy: number | null;
+  explicit: number | null;
+  error: string | null;
+  created_at: number;
+  scored_at: number | null;
+}
+
 export interface Database {
+  image_safety_scores: ImageSafetyScoreTable;
   jobs: JobTable;
   member_presence: MemberPresenceTable;
   mail_digests: MailDigestTable;

@@ -21,6 +21,14 @@ export interface JobRunnerOptions {
   pollMs?: number;
 }
 
+/** The runners polling in this process: woken when a job is queued that a member is waiting for. */
+const startedRunners = new Set<JobRunner>();
+
+/** Asks this process's runners for a round now instead of at their next poll (a no-op without one). */
+export function wakeJobRunners(): void {
+  for (const runner of startedRunners) runner.wake();
+}
+
 /**
  * Runs queued jobs from the `jobs` table (one Kysely code path for SQLite and PostgreSQL):
  * claims each under a lease, retries failures with backoff up to their attempts, and queues each
@@ -36,6 +44,8 @@ export class JobRunner {
   /** Set by stop(): the round in hand ends after its current job. */
   private stopping = false;
   private readonly scheduled = new Map<string, string>();
+  /** A round asked for by wake() has not begun yet. */
+  private woken = false;
 
   constructor(private readonly app: AppContext, private readonly options: JobRunnerOptions) {
     this.workerId = options.workerId ?? newWorkerId();
@@ -93,9 +103,22 @@ export class JobRunner {
     return this.running;
   }
 
+  /** Runs due jobs once the round in hand is over (one extra round, however often it is asked for). */
+  wake(): void {
+    if (this.stopped || this.woken) return;
+    this.woken = true;
+    this.running = this.running
+      .then(() => {
+        this.woken = false;
+        return this.runDue();
+      })
+      .catch((err) => this.app.logger.error({ err }, 'job runner round failed'));
+  }
+
   /** Polls every `pollMs` until `stop()`. */
   start(): void {
     if (!this.stopped) return;
+    startedRunners.add(this);
     this.stopped = false;
     this.stopping = false;
     const loop = () => {
@@ -111,6 +134,7 @@ export class JobRunner {
 
   /** Stops polling and waits for the job in hand to finish. */
   async stop(): Promise<void> {
+    startedRunners.delete(this);
     this.stopped = true;
     this.stopping = true;
     if (this.timer) clearTimeout(this.timer);

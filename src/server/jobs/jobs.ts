@@ -6,6 +6,7 @@ import {
 } from '../notifications/notifications.service';
 import { pruneStalePresence } from '../notifications/presence';
 import { SETTLE_AFTER_MS, settleOpenPayments } from '../payments/payments.service';
+import { pruneImageScores, runImageScoreJob, SCORE_IMAGE_JOB } from '../safety/images.service';
 import { pruneJobs } from './job-queue';
 import { type JobHandler, JobRunner, type JobRunnerOptions, type PeriodicJob } from './job-runner';
 
@@ -50,6 +51,7 @@ export const JOB_HANDLERS: Record<string, JobHandler> = {
     await pruneEvents(app.db.db, now);
     await pruneJobs(app.db.db, now);
     await pruneStalePresence(app.db.db, now);
+    await pruneImageScores(app.db.db, now);
   },
   async settle_payments(app) {
     const settled = await settleOpenPayments(app);
@@ -60,6 +62,7 @@ export const JOB_HANDLERS: Record<string, JobHandler> = {
   weekly_update: queueWeeklyUpdates,
   weekly_mail: deliverWeeklyUpdate,
   notice_mail: deliverNoticeMail,
+  [SCORE_IMAGE_JOB]: runImageScoreJob,
 };
 
 /** The app's runner: every handler and periodic job above. */

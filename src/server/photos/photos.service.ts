@@ -9,10 +9,12 @@ import { RuleError } from '../rule-error';
 import type { Kysely, Transaction } from 'kysely';
 import { lockMember } from '../db/locks';
 import type { Database, User } from '../db/schema';
+import { wakeJobRunners } from '../jobs/job-runner';
+import { queueImageScore } from '../safety/images.service';
 
 export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 /** Larger images are refused before decoding: guards against decompression bombs. */
-const MAX_PIXELS = 40_000_000;
+export const MAX_PIXELS = 40_000_000;
 const FORMATS = new Set(['jpeg', 'png', 'webp', 'heif']);
 
 /**
@@ -83,17 +85,22 @@ export async function uploadPhoto(app: AppContext, user: User, body: Buffer) {
       await writeFile(path.join(app.config.uploadDir, file), data);
       written.push(file);
     }
-    return await db.transaction().execute(async (trx) => {
+    const stored = await db.transaction().execute(async (trx) => {
       // Counted again under the member's lock: parallel uploads cannot pass the limit.
       await lockMember(trx, app.db.dialect, user.id);
       if ((await countPhotos(trx, profile.id)) >= limit) throw limitError();
       const hasMain = await trx.selectFrom('photos').select('id').where('profile_id', '=', profile.id).where('is_main', '=', 1).executeTakeFirst();
-      return trx
+      const photo = await trx
         .insertInto('photos')
         .values({ profile_id: profile.id, filename, thumb_filename: thumbFilename, status: 'under inspection', is_main: hasMain ? 0 : 1, created_at: app.clock.now() })
         .returning(['id', 'filename', 'thumb_filename', 'status', 'is_main'])
         .executeTakeFirstOrThrow();
+      // Scored by a job: an explicit photo goes to the front of the moderation queue.
+      await queueImageScore(trx, 'photo', photo.id, user.site_id, app.clock.now());
+      return photo;
     });
+    wakeJobRunners();
+    return stored;
   } catch (err) {
     await Promise.all(written.map((file) => unlink(path.join(app.config.uploadDir, file)).catch(() => undefined)));
     throw err;
