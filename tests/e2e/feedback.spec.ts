@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { Locale } from '../../src/shared/locales';
-import { expect, onHost, skipEntryWarning, test, tr } from './fixtures';
+import { expect, onHost, skipEntryWarning, test, tr, openSearchFilters } from './fixtures';
 
 // Männerhafen's demo member: no other journey changes this member's settings.
 const HOST = 'gay.localhost';
@@ -61,6 +61,7 @@ test('a failed search keeps the results on screen and its retry runs the search'
   expect(shown.length).toBeGreaterThan(0);
 
   await page.route('**/api/search.php*', (route) => route.abort('connectionfailed'));
+  await openSearchFilters(page);
   await page.getByLabel(t('search.min_age')).fill('40');
   await page.getByRole('button', { name: t('search.submit') }).click();
   const alert = page.getByRole('alert').filter({ hasText: t('search.failed') });

@@ -60,3 +60,10 @@ export const test = base.extend({
   },
 });
 export { expect };
+
+/** Opens the search's Filters control where it folds the form away (phones and tablets); a no-op where it is open. */
+export async function openSearchFilters(page: Page) {
+  const details = page.locator('details.search-filters');
+  const summary = details.locator('> summary');
+  if ((await summary.isVisible()) && !(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await summary.click();
+}

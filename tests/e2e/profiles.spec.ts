@@ -3,7 +3,7 @@ import sharp from 'sharp';
 // Kindred (localhost, a generic site): the demo logins are men.
 import { DEMO_NAMES } from '../../src/server/db/demo-names';
 import { SEARCH_PAGE_SIZE } from '../../src/shared/profiles.contract';
-import { expect, gotoHydrates, hydrated, onHost, skipEntryWarning, test, tr, tv } from './fixtures';
+import { expect, gotoHydrates, hydrated, onHost, skipEntryWarning, test, tr, tv, openSearchFilters } from './fixtures';
 import { linkFromMail } from './mail-server';
 import { makeStaff, staffLogin } from './staff';
 
@@ -58,6 +58,7 @@ test('search filters and pages load without a reload; visited pages come from th
   await page.evaluate(() => { (window as unknown as { sameDocument: boolean }).sameDocument = true; });
 
   // Widening the filters loads through the store and puts them in the address bar.
+  await openSearchFilters(page);
   await page.getByLabel(t('search.gender')).selectOption('');
   await page.getByRole('button', { name: t('search.submit') }).click();
   await expect(count).toHaveText(t('search.results', { count: older.numResults }));
@@ -83,6 +84,7 @@ test('search filters and pages load without a reload; visited pages come from th
   // "Near me" asks for the position only on a click, then fills country and region and searches there.
   await expect(page.getByLabel(t('search.country'))).toHaveValue('');
   await context.grantPermissions(['geolocation']);
+  await openSearchFilters(page);
   await page.getByRole('button', { name: t('search.near_me') }).click();
   await expect(page.getByLabel(t('search.country'))).toHaveValue('NL', { timeout: 15_000 });
   await expect(page.getByLabel(t('search.region'))).toHaveValue('utrecht');
@@ -100,6 +102,7 @@ test('without JavaScript the search form is a plain GET and pages are plain link
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto('/members');
+  await openSearchFilters(page);
   await page.getByLabel(t('search.gender')).selectOption('female');
   await page.getByLabel(t('search.min_age')).fill('55');
   await page.getByRole('button', { name: t('search.submit') }).click();
@@ -132,6 +135,7 @@ test('a member finds another by filters, likes and blocks them; the blocked one 
   }
   await login(page, hunter.email);
   await page.goto('/members');
+  await openSearchFilters(page);
   await page.getByLabel(t('search.gender')).selectOption('female');
   await page.getByLabel(t('search.country')).selectOption('NL');
   await expect(page.getByLabel(t('search.region'))).toBeVisible();
@@ -325,6 +329,7 @@ test('the match finder guides through who, age, where and interests to likeable 
   await page.goto('/match-finder');
   await page.getByLabel(tr('en', 'option.gender.female')).check();
   await page.getByRole('button', { name: t('signup.next') }).click();
+  await openSearchFilters(page);
   await page.getByRole('combobox', { name: t('search.min_age') }).selectOption('30');
   await page.getByRole('combobox', { name: t('search.max_age') }).selectOption('70');
   await page.getByRole('button', { name: t('signup.next') }).click();
