@@ -107,6 +107,8 @@ function hasPhone(withIbans: string, lang: Locale): boolean {
     // A date with a time or a price with decimals never has ≥ 9 digits with single separators; IBANs are money.
     if (digits.length >= 9 && digits.length <= 15) return true;
   }
+  // Fewer than 7 digits are no phone number in any of these countries: libphonenumber is not asked.
+  if ((text.match(/\d/g)?.length ?? 0) < 7) return false;
   try {
     return findNumbers(text, { defaultCountry: PHONE_COUNTRY[lang], v2: true }).some((n) => (n.number.nationalNumber?.length ?? 0) >= 8);
   } catch {
