@@ -357,7 +357,7 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
   if (body !== null) {
     screen = screenText(body, user.language);
     verdict = spamVerdict(screen.fingerprint, partner.id, screen.fingerprint === null ? { recent: [], held: [] } : await spamFacts(db, own, app.clock.now()));
-    refuseUnconfirmed(screen, verdict, Boolean(options.free) || input.kind !== 'text' || input.confirmed === true);
+    refuseUnconfirmed(screen, verdict, Boolean(options.free) || input.kind !== 'text' || input.confirmed === true, site.name);
   }
 
   let imageJson: string | null = null;

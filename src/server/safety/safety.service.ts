@@ -48,13 +48,13 @@ export function spamVerdict(print: string | null, recipient: number, facts: Spam
 export class SafetyRefusal extends RuleError {}
 
 /** Throws the translated refusal of a text send: held spam, or an unconfirmed off-platform or money text. */
-export function refuseUnconfirmed(screen: TextScreen, verdict: 'held' | 'spam' | null, confirmed: boolean) {
+export function refuseUnconfirmed(screen: TextScreen, verdict: 'held' | 'spam' | null, confirmed: boolean, siteName: string) {
   if (verdict === 'held') throw new SafetyRefusal('spam_held', 'safety.spam_held', 403);
   if (confirmed) return;
   const asked = CONFIRM_FLAGS.filter((f) => screen.flags.includes(f));
   if (asked.length === 0) return;
   const key = asked.length > 1 ? 'safety.confirm_both' : asked[0] === 'money_request' ? 'safety.confirm_money' : 'safety.confirm_contact';
-  throw new SafetyRefusal('safety_confirm', key, 409);
+  throw new SafetyRefusal('safety_confirm', key, 409, { site: siteName });
 }
 
 /** Whether the SQLite fast path may send this text itself: nothing to flag, confirm, hold or count as spam. */
