@@ -41,7 +41,7 @@ export function fold(text: string): string {
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
-function escape(s: string) {
+function escapeRegExp(s: string) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
@@ -49,7 +49,7 @@ function escape(s: string) {
 function phraseMatcher(phrases: string[]): RegExp | null {
   const list = [...new Set(phrases.map(fold).filter(Boolean))].sort((a, b) => b.length - a.length);
   if (list.length === 0) return null;
-  const pattern = (phrase: string) => phrase.endsWith('*') ? escape(phrase.slice(0, -1)) : /[\p{L}\p{N}]$/u.test(phrase) ? `${escape(phrase)}(?![\\p{L}\\p{N}])` : escape(phrase);
+  const pattern = (phrase: string) => phrase.endsWith('*') ? escapeRegExp(phrase.slice(0, -1)) : /[\p{L}\p{N}]$/u.test(phrase) ? `${escapeRegExp(phrase)}(?![\\p{L}\\p{N}])` : escapeRegExp(phrase);
   return new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${list.map(pattern).join('|')})`, 'u');
 }
 
@@ -118,7 +118,7 @@ function hasPhone(withIbans: string, lang: Locale): boolean {
 
 /** "name at gmail dot com", "name (at) hotmail", "name[at]web.de", "anna snabel-a hotmail punktum dk". */
 function spelledEmail(at: string[], dot: string[]): RegExp {
-  const alt = (list: string[]) => list.map(escape).join('|');
+  const alt = (list: string[]) => list.map(escapeRegExp).join('|');
   const word = '[\\p{L}0-9._-]+';
   const sign = (list: string[]) => `\\s*[([{]?\\s*(?:${alt(list)})\\s*[)\\]}]?\\s*`;
   return new RegExp(`(?:^|\\s)${word}${sign(at)}(?:(?:${MAIL_PROVIDERS.join('|')})(?![\\p{L}])|[\\p{L}0-9-]+${sign(dot)}\\p{L}{2,4}(?![\\p{L}]))`, 'u');
