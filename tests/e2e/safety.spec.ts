@@ -26,7 +26,7 @@ test('an off-platform message: the sender confirms, the recipient reports it in 
   await expect(confirm).toContainText(t('safety.confirm_contact', { site: 'Kindred' }));
   await expect(composer).toHaveValue(WHATSAPP);
   await confirm.getByRole('button', { name: t('safety.send_anyway') }).click();
-  await expect(page.locator('.bubble-row.mine .bubble-text')).toHaveText([WHATSAPP]);
+  await expect(page.locator('.conversation-history .bubble-row.mine p.bubble-text')).toHaveText([WHATSAPP]);
   await expect(confirm).toHaveCount(0);
   // The sender never sees the recipient's prompt.
   await expect(page.getByText(t('safety.prompt'))).toHaveCount(0);
@@ -62,5 +62,5 @@ test('an off-platform message: the sender confirms, the recipient reports it in 
   await modPage.context().close();
 
   // Ann's sessions ended with the suspension.
-  expect((await page.request.get('/api/user.php')).status()).not.toBe(200);
+  expect((await page.request.get('/api/chats.php')).status()).toBe(403);
 });
