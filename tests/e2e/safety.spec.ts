@@ -54,9 +54,9 @@ test('an off-platform message: the sender confirms, the recipient reports it in 
   await expect(entry).toContainText(t('safety.kind_off_platform_contact'));
   await expect(entry.locator('.safety-context .flagged')).toContainText(WHATSAPP);
   await expect(entry).toContainText(t('safety.history', { date: new Date().toISOString().slice(0, 10), started: 1, reports: 1, payments: 0 }));
-  const suspend = entry.locator('form[data-action="suspend"]');
-  await suspend.getByLabel(t('safety.reason')).fill('Asks members to move to WhatsApp');
-  await suspend.getByRole('button', { name: t('safety.suspend') }).click();
+  await entry.getByLabel(t('safety.reason')).fill('Asks members to move to WhatsApp');
+  await entry.getByLabel(t('safety.days')).fill('14');
+  await entry.getByRole('button', { name: t('safety.suspend'), exact: true }).click();
   await expect(modPage.getByText(t('safety.done_suspend'))).toBeVisible();
   await expect(modPage.locator('[data-safety-account]').filter({ hasText: ann.name })).toHaveCount(0);
   await modPage.context().close();

@@ -32,10 +32,11 @@ export function SafetyQueue(props: Props) {
   const [accounts, setAccounts] = useState(props.accounts);
   const [notice, setNotice] = useState<{ userId: number; ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
-  const act = (userId: number, action: SafetyAction) => async (e: React.FormEvent<HTMLFormElement>) => {
+  const act = (userId: number) => async (e: React.FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const data = new FormData(e.currentTarget);
-    const days = data.get('days');
+    const action = ((e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null)?.value as SafetyAction;
+    const days = action === 'suspend' ? data.get('days') : null;
     setBusy(true);
     setNotice(null);
     try {
@@ -52,7 +53,7 @@ export function SafetyQueue(props: Props) {
     <div className="safety-queue">
       {notice && <p className={notice.ok ? 'notice' : 'alert alert-danger'} role={notice.ok ? 'status' : 'alert'}>{notice.text}</p>}
       {accounts.length === 0 ? <p>{t('safety.empty')}</p> : (
-        <ul className="report-list" role="list">
+        <ul className="safety-list" role="list">
           {accounts.map((account) => (
             <li key={account.user_id} className="settings-section" data-safety-account={account.user_id}>
               <h2><a href={`/admin/members/${account.user_id}`}>{account.name}</a> <small>{t('safety.signals', { count: account.signals })}</small></h2>
@@ -75,18 +76,17 @@ export function SafetyQueue(props: Props) {
                   )}
                 </details>
               ))}
-              <div className="admin-actions">
-                {SAFETY_ACTIONS.map((action) => (
-                  <form key={action} onSubmit={act(account.user_id, action)} data-action={action}>
-                    <fieldset disabled={busy}>
-                      <legend>{t(`safety.${action}`)}</legend>
-                      <label>{t('safety.reason')}<input name="reason" required minLength={3} maxLength={500} /></label>
-                      {action === 'suspend' && <label>{t('safety.days')}<input name="days" type="number" min={1} max={365} defaultValue={7} required /></label>}
-                      <button type="submit" className={action === 'dismiss' ? 'btn btn-outline' : 'btn btn-primary'}>{t(`safety.${action}`)}</button>
-                    </fieldset>
-                  </form>
-                ))}
-              </div>
+              <form className="safety-act" onSubmit={act(account.user_id)}>
+                <fieldset disabled={busy}>
+                  <label>{t('safety.reason')}<input name="reason" required minLength={3} maxLength={500} /></label>
+                  <label>{t('safety.days')}<input name="days" type="number" min={1} max={365} defaultValue={7} /></label>
+                  <span className="safety-buttons">
+                    {SAFETY_ACTIONS.map((action) => (
+                      <button key={action} type="submit" name="action" value={action} className={action === 'dismiss' ? 'btn btn-outline btn-sm' : 'btn btn-primary btn-sm'}>{t(`safety.${action}`)}</button>
+                    ))}
+                  </span>
+                </fieldset>
+              </form>
             </li>
           ))}
         </ul>
