@@ -68,6 +68,10 @@ describe('safety text classifier on the corpus', () => {
     expect(classifyText('wh4ts4pp me', 'de')).toEqual(['off_platform_contact']);
     expect(classifyText('Mijn telefoon is kapot', 'nl')).toEqual([]);
     expect(classifyText('', 'fi')).toEqual([]);
+    // Amounts, dates, times and counts are no phone numbers.
+    expect(classifyText('It cost 1500.00 euro, we meet 12.05.2025 at 19.30', 'en')).toEqual([]);
+    expect(classifyText('bench a7 37 859777.222', 'de')).toEqual([]);
+    expect(classifyText('Mon numéro est le 06.12.34.56.78', 'fr')).toEqual(['off_platform_contact']);
   });
 });
 

@@ -31,10 +31,12 @@ const URL = new RegExp(`(?:https?://|www\\.)\\S+|\\b[a-z0-9](?:[a-z0-9-]{0,61}[a
 const EMAIL = /[\p{L}0-9._%+-]+@[\p{L}0-9-]+(?:\.[\p{L}0-9-]+)*\.\p{L}{2,}/iu;
 const IBAN_LIKE = /\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,3})?\b/gi;
 const WALLET = /\b(?:bc1[a-z0-9]{25,60}|[13][a-km-zA-HJ-NP-Z1-9]{25,34}|0x[a-fA-F0-9]{40}|T[1-9A-HJ-NP-Za-km-z]{33})\b/;
+/** Amounts with decimals ("1500,00", "594186.986") are no phone numbers (a dotted phone number's groups are not matched alone). */
+const DECIMAL = /(?<![\d.,])\d+[.,]\d{1,3}(?![\d.,])/g;
 /** Dates and times ("12.05.2025", "19.30") are no phone numbers. */
 const DATE_TIME = /(?<![\d./-])(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})|\d{1,2}[.:]\d{2})(?!\d|[./-]\d)/g;
 /** Nine or more digits with at most one separator between them ("06 12 34 56 78", "0 6 1 2 …"), after +. */
-const DIGIT_RUN = /\+?\d(?:[\s.\-/()]?\d){8,}/g;
+const DIGIT_RUN = /(?:\+|(?<!\d)0)\d?(?:[\s.\-/()]?\d){7,}/g;
 
 /** Lower case without accents (the lexicons are compared the same way). */
 export function fold(text: string): string {
@@ -101,7 +103,7 @@ function spelledNumber(tokens: string[], numbers: Map<string, number>): boolean 
 
 function hasPhone(withIbans: string, lang: Locale): boolean {
   // An IBAN is money, not a phone number.
-  const text = withIbans.replace(new RegExp(IBAN_LIKE.source, 'gi'), ' ').replace(DATE_TIME, ' ');
+  const text = withIbans.replace(new RegExp(IBAN_LIKE.source, 'gi'), ' ').replace(DATE_TIME, ' ').replace(DECIMAL, ' ');
   for (const match of text.match(DIGIT_RUN) ?? []) {
     const digits = match.replace(/\D/g, '');
     // A date with a time or a price with decimals never has ≥ 9 digits with single separators; IBANs are money.
