@@ -118,6 +118,19 @@ for (const dialect of DIALECTS) {
       expect(actions).toEqual(expect.arrayContaining(['suspend', 'safety_suspend']));
     });
 
+    it('warns in the member\'s language by mail, audited', async () => {
+      const linker = await member();
+      const reader = await member({ gender: 'male' });
+      await t.app.db.db.updateTable('users').set({ language: 'de' }).where('id', '=', linker.userId).execute();
+      expect((await send(linker, { profile_id: reader.profileId, text: 'Schau auf www.meinefotos-anna.de' })).status).toBe(201);
+      const moderator = await staffSession(t, `SafeMod3${dialect}`, 'moderator');
+      const warned = await t.request('/api/admin/safety-action.php', post(moderator.cookie, { user_id: linker.userId, action: 'warn', reason: 'links' }));
+      expect(warned.status).toBe(200);
+      const mails = await t.app.db.db.selectFrom('mails').select('subject').where('to_address', '=', `${linker.name.toLowerCase()}@example.com`).execute();
+      expect(mails.map((m) => m.subject)).toContain('Eine Verwarnung zu deinen Nachrichten auf Kindred');
+      expect(await t.app.db.db.selectFrom('staff_audit_log').select('action').where('target_id', '=', linker.userId).execute()).toEqual([{ action: 'safety_warn' }]);
+    });
+
     it('never flags or prompts on operator answers from fictional profiles', async () => {
       const operator = await staffSession(t, `SafeOp${dialect}`, 'operator');
       const made = await json<{ profile: { id: number } }>(t.request('/api/admin/fictional.php', post(operator.cookie, { name: 'Fenna', gender: 'female', sexuality: 'hetero', birth_date: '1985-03-03', country: 'NL' })));
