@@ -201,7 +201,7 @@ export interface SafetySignalTable {
   profile_id: number;
   message_id: number | null;
   conversation_id: number | null;
-  /** SimHash of the text (spam). */
+  /** MinHash signature of the text (spam). */
   fingerprint: string | null;
   /** A classifier's score (explicit images). */
   score: number | null;
@@ -210,7 +210,7 @@ export interface SafetySignalTable {
 }
 export type SafetySignal = Selectable<SafetySignalTable>;
 
-/** SimHash of recent texts per sender and recipient (the spam rule). */
+/** MinHash signatures of recent texts per sender and recipient (the spam rule). */
 export interface MessageFingerprintTable {
   sender_profile_id: number;
   recipient_profile_id: number;

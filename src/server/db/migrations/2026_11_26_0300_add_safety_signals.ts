@@ -6,7 +6,7 @@ import { idColumn } from './helpers';
  * Chat safety (issue 26): `safety_signals` are what the classifiers noticed about a message or an
  * account (a text flag, spam, later an explicit image with its score), shown to the recipient (text
  * flags) and in the staff queue of the member's own site, kept 90 days. `message_fingerprints` are the
- * SimHash of recent texts per sender and recipient, read by the spam rule and kept one day.
+ * MinHash of recent texts per sender and recipient, read by the spam rule and kept one day.
  */
 export function addSafetySignals(dialect: Dialect) {
   return {
@@ -18,7 +18,7 @@ export function addSafetySignals(dialect: Dialect) {
         .addColumn('profile_id', 'integer', (c) => c.notNull().references('profiles.id').onDelete('cascade'))
         .addColumn('message_id', 'integer', (c) => c.references('messages.id').onDelete('cascade'))
         .addColumn('conversation_id', 'integer', (c) => c.references('conversations.id').onDelete('cascade'))
-        .addColumn('fingerprint', 'varchar(16)')
+        .addColumn('fingerprint', 'text')
         .addColumn('score', 'real')
         .addColumn('status', 'varchar(16)', (c) => c.notNull().defaultTo('open'))
         .addColumn('created_at', 'bigint', (c) => c.notNull())
@@ -31,7 +31,7 @@ export function addSafetySignals(dialect: Dialect) {
       await db.schema.createTable('message_fingerprints')
         .addColumn('sender_profile_id', 'integer', (c) => c.notNull())
         .addColumn('recipient_profile_id', 'integer', (c) => c.notNull())
-        .addColumn('fingerprint', 'varchar(16)', (c) => c.notNull())
+        .addColumn('fingerprint', 'text', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('message_fingerprints_sender_idx').on('message_fingerprints').columns(['sender_profile_id', 'created_at']).execute();
