@@ -37,6 +37,7 @@ export const ADMIN_SECTIONS = [
   { path: '/admin', key: 'dashboard', permission: 'dashboard' },
   { path: '/admin/members', key: 'members', permission: 'members' },
   { path: '/admin/moderation', key: 'moderation', permission: 'moderation' },
+  { path: '/admin/safety', key: 'safety', permission: 'moderation' },
   { path: '/admin/inbox', key: 'inbox', permission: 'inbox' },
   { path: '/admin/fictional', key: 'fictional', permission: 'fictional' },
   { path: '/admin/payments', key: 'payments', permission: 'payments' },
@@ -60,6 +61,8 @@ export const ADMIN_PATHS = {
   discounts: 'admin/discounts.php',
   stats: 'admin/stats.php',
   audit: 'admin/audit.php',
+  safety: 'admin/safety.php',
+  safetyAction: 'admin/safety-action.php',
 } as const;
 
 const Id = IdSchema;

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import type { ProfileCard } from './profiles.contract';
 import type { CreditsEvent } from './payments.contract';
 import { IdSchema } from './ids';
+import type { TextFlag } from './safety.contract';
 
 /**
  * Chat, likes and realtime contract (SPEC §2 chats, §3 Chat state, §4 likes and removing a chat,
@@ -41,6 +42,8 @@ export const SendMessageSchema = v.pipe(
     kind: v.picklist(['text', 'gift']),
     text: v.optional(v.pipe(v.string(), v.maxLength(20_000))),
     gift: v.optional(v.pipe(v.string(), v.maxLength(32))),
+    /** The sender saw "Are you sure?" for this text and sends it anyway (issue 26). */
+    confirmed: v.optional(v.boolean()),
   }),
   v.check((m) => (m.conversation === undefined) !== (m.profile_id === undefined), 'chat_error.target_required'),
 );
@@ -69,6 +72,8 @@ export interface ChatMessage {
   /** Access-checked URLs of a chat image (kind image). */
   image: { thumb: string; full: string; width: number; height: number; safety: ImageSafety } | null;
   created_at: number;
+  /** What the safety check noticed (issue 26): only on the recipient's copy, never the sender's. */
+  flags?: TextFlag[];
 }
 
 /** Why the member cannot write in this conversation right now, or null. */

@@ -1,24 +1,9 @@
-import type { APIRequestContext, Browser } from '@playwright/test';
+import type { Browser } from '@playwright/test';
 import { expect, test, tr, tv } from './fixtures';
-import { linkFromMail } from './mail-server';
-import { login, makeStaff, staffLogin } from './staff';
+import { createMember, login, makeStaff, staffLogin } from './staff';
 
 const PASSWORD = 'a long passphrase 42';
 const t = tv;
-
-interface Member { email: string; name: string; profileId: number }
-
-/** A confirmed member (signup API, activated from the mail: 20 signup credits); the request context stays logged out. */
-async function createMember(request: APIRequestContext, tag: string, gender: 'male' | 'female' = 'male'): Promise<Member> {
-  const name = `${tag}${Date.now() % 1_000_000}${Math.floor(Math.random() * 1000)}`;
-  const email = `${name.toLowerCase()}@example.com`;
-  expect((await request.post('/api/signup.php', { data: { email, name, password: PASSWORD, date_of_birth: '1984-03-03', gender } })).status()).toBe(200);
-  const link = await linkFromMail(email, '/api/activate.php?token=');
-  await request.get(link.replace(/^https?:\/\/[^/]+/, ''));
-  const { user } = await (await request.get('/api/user.php')).json();
-  await request.get('/api/logout.php', { headers: { 'sec-fetch-site': 'same-origin' } });
-  return { email, name, profileId: user.profile.id };
-}
 
 async function newPage(browser: Browser, baseURL: string | undefined, isMobile: boolean) {
   const context = await browser.newContext({ baseURL, ...(isMobile ? { viewport: { width: 412, height: 839 }, isMobile: true, hasTouch: true } : {}) });

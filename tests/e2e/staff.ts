@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
 import { expect, hydrated, skipEntryWarning, tr } from './fixtures';
+import { linkFromMail } from './mail-server';
 
 const DATA_DIR = process.env.E2E_DATA_DIR ?? 'test-results/e2e-data';
 const PASSWORD = 'a long passphrase 42';
@@ -38,3 +39,17 @@ export async function staffLogin(page: Page, email: string, password = PASSWORD)
   return secret;
 }
 
+
+export interface Member { email: string; name: string; profileId: number }
+
+/** A confirmed member (signup API, activated from the mail: 20 signup credits); the request context stays logged out. */
+export async function createMember(request: APIRequestContext, tag: string, gender: 'male' | 'female' = 'male'): Promise<Member> {
+  const name = `${tag}${Date.now() % 1_000_000}${Math.floor(Math.random() * 1000)}`;
+  const email = `${name.toLowerCase()}@example.com`;
+  expect((await request.post('/api/signup.php', { data: { email, name, password: PASSWORD, date_of_birth: '1984-03-03', gender } })).status()).toBe(200);
+  const link = await linkFromMail(email, '/api/activate.php?token=');
+  await request.get(link.replace(/^https?:\/\/[^/]+/, ''));
+  const { user } = await (await request.get('/api/user.php')).json();
+  await request.get('/api/logout.php', { headers: { 'sec-fetch-site': 'same-origin' } });
+  return { email, name, profileId: user.profile.id };
+}

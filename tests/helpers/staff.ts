@@ -24,7 +24,7 @@ export async function enrolStaff(t: TestApp, cookie: string, host: string, email
 
 /** A staff member with a role on the default site who has enrolled TOTP and passed it: cookie, ids, secret, recovery codes. */
 export async function staffSession(t: TestApp, name: string, role: StaffRole, host = 'localhost:4321') {
-  const member = await signupMember(t, name);
+  const member = await signupMember(t, name, host === 'localhost:4321' ? {} : { host });
   const email = `${name.toLowerCase()}@example.com`;
   return { ...member, email, ...(await enrolStaff(t, member.cookie, host, email, role)) };
 }

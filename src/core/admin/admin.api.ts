@@ -15,6 +15,7 @@ export const startEnrolment = () => send<{ secret: string; uri: string; qr_svg: 
 export const confirmEnrolment = (code: string) => send<{ recovery_codes: string[] }>(ADMIN_PATHS.confirm, { code });
 export const verifyCode = (input: { code: string } | { recovery_code: string }) => send<{ verified: true }>(ADMIN_PATHS.verify, input);
 export const memberAction = (body: Record<string, unknown>) => send<{ done: string; result: unknown }>(ADMIN_PATHS.memberAction, body);
+export const safetyAction = (body: Record<string, unknown>) => send<{ status: string; signals: number }>(ADMIN_PATHS.safetyAction, body);
 export const saveFictional = (body: Record<string, unknown>) => send<{ profile: { id: number } }>(ADMIN_PATHS.fictional, body);
 export const answerAsProfile = (conversationId: number, text: string, clientId: string) =>
   send<{ message: { id: number } }>(ADMIN_PATHS.inboxReply, { conversation_id: conversationId, text, client_id: clientId });

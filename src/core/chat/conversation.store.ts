@@ -240,15 +240,17 @@ const postMessage = (json: SendMessageInput) =>
  * Sends the draft as a text message. The draft empties at once and comes back if the send fails
  * (no credits, blocked, too long…), with the refusal shown. Answers the conversation id, or null.
  */
-export function sendText(key: string): Promise<number | null> {
+export function sendText(key: string, options: { confirmed?: boolean } = {}): Promise<number | null> {
   const state = $conversations.get()[key];
   const text = state?.draft.trim() ?? '';
   if (!state || !text) return Promise.resolve(null);
-  patch(key, { draft: '' });
+  patch(key, { draft: '', error: null });
+  // "Send anyway" after the server's "Are you sure?" (issue 26): the same text, confirmed.
+  const confirmed = options.confirmed ? { confirmed: true } : {};
   return send(
     key,
     { kind: 'text', text, gift: null, preview: null, progress: null },
-    (target, client_id) => postMessage({ ...target, client_id, kind: 'text', text }),
+    (target, client_id) => postMessage({ ...target, client_id, kind: 'text', text, ...confirmed }),
     () => {
       const now = currentKey(key, state);
       patch(now, (s) => ({ draft: s.draft ? `${text}\n${s.draft}` : text }));

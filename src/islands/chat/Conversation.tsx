@@ -8,7 +8,9 @@ import {
 } from '../../core/chat/conversation.store';
 import { type ImageCover, imageCover } from '../../core/chat/image-safety';
 import { $user } from '../../core/session/store';
+import { $settledPrompts, moneyTipMessage, promptFlags, settlePrompt } from '../../core/chat/safety.store';
 import type { ChatMessage } from '../../shared/chat.contract';
+import type { TextFlag } from '../../shared/safety.contract';
 import { giftImage } from '../../shared/gifts';
 import { useHydrated } from '../shared/useHydrated';
 import { GiftPicker, IcebreakerModal, ImageViewer, ReportDialog } from './ChatModals';
@@ -96,9 +98,17 @@ export function Conversation({ t, locale, state, credits, fictional, openGiftAtS
   };
 
   const done = (id: number | null) => { if (id !== null && state.id === null) onCreated(id); };
-  const send = async () => {
+  const send = async (confirmed = false) => {
     stick.current = true;
-    done(await sendText(key));
+    done(await sendText(key, { confirmed }));
+  };
+  const settled = useStore($settledPrompts);
+  const moneyTip = moneyTipMessage(state.messages, state.own_profile_id);
+  // "Does this bother you?" → Report: one tap files a report with the message attached.
+  const reportFlagged = async (messageId: number) => {
+    const notice = await reportPartner(key, 'scam', '', messageId);
+    if (!notice || notice.code === 'already_reported') settlePrompt(messageId);
+    show(notice, t('safety.reported'));
   };
   const pickGift = async (giftId: string) => {
     setGifts(false);
@@ -207,6 +217,10 @@ export function Conversation({ t, locale, state, credits, fictional, openGiftAtS
                     cover={imageCover(bubble.message, state.own_profile_id, showExplicit, hydrated ? Date.now() : bubble.message.created_at)}
                     onOpenImage={setViewer} onReport={(id) => setReport({ messageId: id })} />
                 : <PendingBubble t={t} pending={bubble.pending} />}
+              {hydrated && bubble.type === 'message' && bubble.message.sender_profile_id !== state.own_profile_id && (
+                <SafetyPrompt t={t} messageId={bubble.message.id} flags={promptFlags(bubble.message, settled)} tip={moneyTip === bubble.message.id}
+                  onReport={reportFlagged} onFine={settlePrompt} />
+              )}
             </Fragment>
           );
         })}
@@ -228,7 +242,16 @@ export function Conversation({ t, locale, state, credits, fictional, openGiftAtS
             )}
           </div>
         )}
-        {state.error && (
+        {state.error?.code === 'safety_confirm' && (
+          <div className="alert safety-confirm" role="alert" data-error={state.error.code}>
+            <span>{state.error.message ?? t('error.try_later')}</span>
+            <span className="safety-actions">
+              <button type="button" className="btn btn-secondary btn-sm" onClick={() => void send(true)}>{t('safety.send_anyway')}</button>
+              <button type="button" className="btn btn-outline btn-sm" onClick={() => { clearError(key); textarea.current?.focus(); }}>{t('safety.edit')}</button>
+            </span>
+          </div>
+        )}
+        {state.error && state.error.code !== 'safety_confirm' && (
           <div className="alert alert-danger chat-error" role="alert" data-error={state.error.code}>
             <span>{state.error.message ?? t('error.try_later')}</span>
             {link && <a className="btn btn-secondary btn-sm" href={link.href}>{t(link.key)}</a>}
@@ -296,6 +319,36 @@ function MessageBubble({ t, hydrated, locale, message, mine, cover, onOpenImage,
           <Icon name="flag" size={14} />
         </button>
       )}
+    </div>
+  );
+}
+
+interface SafetyPromptProps {
+  t: TFunction;
+  messageId: number;
+  flags: TextFlag[];
+  /** The money safety tip goes here (once per conversation). */
+  tip: boolean;
+  onReport: (messageId: number) => void;
+  onFine: (messageId: number) => void;
+}
+
+/** Under a received flagged message: "Does this bother you?" with Report and "It's fine", and the money tip. */
+function SafetyPrompt({ t, messageId, flags, tip, onReport, onFine }: SafetyPromptProps) {
+  if (flags.length === 0 && !tip) return null;
+  return (
+    <div className="safety-prompt-row" data-safety-for={messageId}>
+      {flags.length > 0 && (
+        <div className="safety-prompt" role="group" aria-label={t('safety.prompt')}>
+          <p className="safety-question">{t('safety.prompt')}</p>
+          {flags.map((flag) => <p key={flag} className="safety-reason">{t(`safety.flag_${flag}`)}</p>)}
+          <span className="safety-actions">
+            <button type="button" className="btn btn-secondary btn-sm" onClick={() => onReport(messageId)}><Icon name="flag" size={14} />{t('safety.report')}</button>
+            <button type="button" className="btn btn-outline btn-sm" onClick={() => onFine(messageId)}>{t('safety.fine')}</button>
+          </span>
+        </div>
+      )}
+      {tip && <p className="safety-tip" role="note">{t('safety.money_tip')}</p>}
     </div>
   );
 }

@@ -22,6 +22,7 @@ import { RuleError } from '../rule-error';
 import * as repo from './chat.repository';
 import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
 import { isUniqueViolation } from '../db/unique-violation';
+import { flagsOfReceived, forRecipient, recordTextSignals, refuseUnconfirmed, screenText, spamFacts, spamVerdict, type TextScreen } from '../safety/safety.service';
 
 /** A chat rule said no (translated by the route). */
 export class ChatRuleError extends RuleError {}
@@ -230,7 +231,7 @@ export async function openConversation(
     prices: { message: site.message_credits, photo: site.photo_credits, gift: site.gift_credits },
     minimum_cost: site.minimum_message_costs[ownProfile.country] ?? null,
     message_length: site.message_length,
-    messages: page.rows.map(repo.toChatMessage),
+    messages: await flagsOfReceived(db, page.rows.map(repo.toChatMessage), own),
     has_more: page.hasMore,
   };
 }
@@ -352,6 +353,15 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
   // Refuse early when the balance cannot cover it (the ledger re-checks inside the transaction).
   if (facts.credits < price) throw new ChatRuleError('insufficient_credits', 'chat_error.insufficient_credits', 402);
 
+  // The safety check (issue 26): spam held until staff review it; off-platform and money texts only once the sender confirmed.
+  let screen: TextScreen | null = null;
+  let verdict: ReturnType<typeof spamVerdict> = null;
+  if (body !== null) {
+    screen = screenText(body, user.language);
+    verdict = spamVerdict(screen.fingerprint, partner.id, screen.fingerprint === null ? { recent: [], held: [] } : await spamFacts(db, own, app.clock.now()));
+    refuseUnconfirmed(screen, verdict, Boolean(options.free) || input.kind !== 'text' || input.confirmed === true, site.name);
+  }
+
   let imageJson: string | null = null;
   const written: string[] = [];
   if (input.kind === 'image') {
@@ -404,13 +414,19 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
         if (side !== null) update = update.where('profile_id', '=', side);
         await update.execute();
       }
+      if (screen) {
+        await recordTextSignals(trx, {
+          siteId: site.id, userId: user.id, profileId: own, recipientProfileId: partner.id, messageId: inserted.id, conversationId: conversation.id, now,
+        }, screen, verdict);
+      }
       const chatMessage = repo.toChatMessage(inserted);
       const [ownUnread, partnerUnread] = await repo.unreadTotals(trx, own, partner.id);
       const entries: { userId: number; event: ChatMessageEvent }[] = [
         { userId: user.id, event: { type: 'message', message: chatMessage, unread_messages: ownUnread } },
       ];
       if (partner.user_id !== null) {
-        entries.push({ userId: partner.user_id, event: { type: 'message', message: chatMessage, unread_messages: partnerUnread } });
+        // Only the recipient's copy carries the flags.
+        entries.push({ userId: partner.user_id, event: { type: 'message', message: forRecipient(chatMessage, screen?.flags ?? []), unread_messages: partnerUnread } });
       }
       const events = await recordEvents(trx, entries, now);
       return { message: chatMessage, credits: balance ?? (await creditsOf(trx, user.id)), events };

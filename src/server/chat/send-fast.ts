@@ -9,6 +9,8 @@ import type { BusEvent } from '../events/bus';
 import { announceByMail } from '../notifications/notifications.service';
 import { rememberOwnProfile } from '../profiles/own-profile';
 import { noticeReach, toChatMessage } from './chat.repository';
+import { SPAM_WINDOW_MS } from '../../shared/safety.contract';
+import { plainText, screenText, spamVerdict } from '../safety/safety.service';
 
 /**
  * A text or gift sent on SQLite with a handful of statements prepared once (chat.service.ts
@@ -66,6 +68,9 @@ interface Statements {
   touchPartnerSide: SQLite.Statement<[number, number, number, number]>;
   unread: SQLite.Statement<[number], { n: number }>;
   insertEvent: SQLite.Statement<[number, string, string, number]>;
+  recentFingerprints: SQLite.Statement<[number, number], { recipient_profile_id: number; fingerprint: string }>;
+  heldFingerprints: SQLite.Statement<[number], { fingerprint: string | null }>;
+  insertFingerprint: SQLite.Statement<[number, number, string, number]>;
 }
 
 const statementsByHandle = new WeakMap<SQLite.Database, Statements>();
@@ -112,6 +117,10 @@ function statementsOf(sqlite: SQLite.Database): Statements {
       where conversation_id = ? and profile_id = ?`),
     unread: p('select coalesce(sum(unread_count), 0) as n from chat_participants where profile_id = ? and hidden = 0'),
     insertEvent: p('insert into events (user_id, type, data, created_at) values (?, ?, ?, ?)'),
+    // safety.service.ts spamFacts and recordTextSignals (issue 26).
+    recentFingerprints: p('select recipient_profile_id, fingerprint from message_fingerprints where sender_profile_id = ? and created_at > ?'),
+    heldFingerprints: p(`select fingerprint from safety_signals where profile_id = ? and kind = 'spam' and status = 'open'`),
+    insertFingerprint: p('insert into message_fingerprints (sender_profile_id, recipient_profile_id, fingerprint, created_at) values (?, ?, ?, ?)'),
   };
   statementsByHandle.set(sqlite, st);
   return st;
@@ -126,12 +135,14 @@ interface Plan {
   gift: string | null;
   price: number;
   reason: 'message' | 'gift';
+  /** The text's spam fingerprint (safety.service.ts), stored with the send. */
+  fingerprint: string | null;
 }
 
 type Checked = { repeat: Message; credits: number } | { plan: Plan } | null;
 
 /** Every rule of `sendMessage` for a text or gift, in its order; null where it would refuse. */
-function check(st: Statements, site: Site, user: User, input: SendMessageInput): Checked {
+function check(st: Statements, app: AppContext, site: Site, user: User, input: SendMessageInput): Checked {
   const own = st.own.get(user.id);
   if (!own || own.status === 'deleted') return null;
   const repeat = st.byClientId.get(own.id, input.client_id);
@@ -161,9 +172,16 @@ function check(st: Statements, site: Site, user: User, input: SendMessageInput):
   let gift: string | null = null;
   let price: number;
   let reason: Plan['reason'];
+  let fingerprint: string | null = null;
   if (input.kind === 'text') {
     body = (input.text ?? '').trim();
     if (!body || body.length > site.message_length) return null;
+    // The safety check (issue 26): a text it finds anything in (a flag, spam) is sendMessage's.
+    const screen = screenText(body, user.language);
+    const facts = screen.fingerprint === null ? { recent: [], held: [] }
+      : { recent: st.recentFingerprints.all(own.id, app.clock.now() - SPAM_WINDOW_MS), held: st.heldFingerprints.all(own.id) };
+    if (!plainText(screen, spamVerdict(screen.fingerprint, partner.id, facts))) return null;
+    fingerprint = screen.fingerprint;
     price = site.message_credits;
     reason = 'message';
     if (!user.paid_user && site.free_messages > 0 && st.freeTexts.get(own.id)!.n < site.free_messages) price = 0;
@@ -179,7 +197,7 @@ function check(st: Statements, site: Site, user: User, input: SendMessageInput):
   }
   if (conversationId === null && !user.paid_user && st.started.get(own.id)!.n >= site.free_conversations) return null;
   if (creditsOf(st, user.id) < price) return null;
-  return { plan: { own, partner, conversationId, body, gift, price, reason } };
+  return { plan: { own, partner, conversationId, body, gift, price, reason, fingerprint } };
 }
 
 function creditsOf(st: Statements, userId: number): number {
@@ -191,7 +209,7 @@ function creditsOf(st: Statements, userId: number): number {
  * generation is left alone: what a send changes of a session (the sender's credits, both sides'
  * unread badge) is patched into the cached sessions of those two members instead (`patchSessions`).
  */
-const WRITTEN = ['conversations', 'chat_participants', 'messages', 'users', 'credit_ledger', 'events', 'rate_limits'];
+const WRITTEN = ['conversations', 'chat_participants', 'messages', 'users', 'credit_ledger', 'events', 'rate_limits', 'message_fingerprints'];
 function noteWrites(watch: WriteWatch) {
   for (const table of WRITTEN) watch.tables.set(table, (watch.tables.get(table) ?? 0) + 1);
 }
@@ -204,7 +222,7 @@ type Outcome = Written | { repeat: Message; credits: number } | null;
 
 /** Step 1 for one send, inside the batch's transaction: the rules, the limit, then every write; null when one refuses. */
 function writeOne(st: Statements, app: AppContext, { site, user, input, count }: Pending): Outcome {
-  const checked = check(st, site, user, input);
+  const checked = check(st, app, site, user, input);
   if (!checked || 'repeat' in checked) return checked;
   // As sendMessage: a repeat is not counted; past the limit the route counts the request and answers 429.
   if (count && !count(String(user.id))) return null;
@@ -255,6 +273,7 @@ function writeOne(st: Statements, app: AppContext, { site, user, input, count }:
       (side === own ? st.touchOwnSide : st.touchPartnerSide).run(message.id, now, conversationId, side);
     }
   }
+  if (plan.fingerprint !== null) st.insertFingerprint.run(own, partner, plan.fingerprint, now);
   const chatMessage = toChatMessage(message);
   const entries = [{ userId: user.id, profileId: own }];
   if (plan.partner.user_id !== null) entries.push({ userId: plan.partner.user_id, profileId: partner });
@@ -385,7 +404,7 @@ export async function sendMessageFast(app: AppContext, site: Site, user: User, i
   if (!count) {
     // The limit lives elsewhere (Redis): the rules first (outside a transaction every row read is
     // committed; while Kysely holds one open, wait for its end), so a refusal counts nothing here.
-    const checked = sqlite.inTransaction ? await app.db.db.connection().execute(async () => check(st, site, user, input)) : check(st, site, user, input);
+    const checked = sqlite.inTransaction ? await app.db.db.connection().execute(async () => check(st, app, site, user, input)) : check(st, app, site, user, input);
     if (!checked) return null;
     if ('repeat' in checked) return { message: toChatMessage(checked.repeat), conversation_id: checked.repeat.conversation_id, credits: checked.credits };
     try {

@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { SignalKind } from '../../shared/safety.contract';
 
 /** A member's or an operator-run profile. Booleans are 0/1 so SQLite and PostgreSQL agree. */
 export interface ProfileTable {
@@ -191,6 +192,33 @@ export interface MessageTable {
   operator_user_id: Generated<number | null>;
 }
 export type Message = Selectable<MessageTable>;
+
+/** What the safety classifiers noticed (issue 26): a text flag, spam, an explicit image. */
+export interface SafetySignalTable {
+  id: Generated<number>;
+  site_id: string;
+  kind: SignalKind;
+  /** The account the signal is about (the sender). */
+  user_id: number;
+  profile_id: number;
+  message_id: number | null;
+  conversation_id: number | null;
+  /** MinHash signature of the text (spam). */
+  fingerprint: string | null;
+  /** A classifier's score (explicit images). */
+  score: number | null;
+  status: 'open' | 'dismissed' | 'actioned';
+  created_at: number;
+}
+export type SafetySignal = Selectable<SafetySignalTable>;
+
+/** MinHash signatures of recent texts per sender and recipient (the spam rule). */
+export interface MessageFingerprintTable {
+  sender_profile_id: number;
+  recipient_profile_id: number;
+  fingerprint: string;
+  created_at: number;
+}
 
 /** The per-member event log behind /api/events.php (ids are the SSE ids). */
 export interface EventTable {
@@ -469,6 +497,8 @@ export interface ImageSafetyScoreTable {
 }
 
 export interface Database {
+  safety_signals: SafetySignalTable;
+  message_fingerprints: MessageFingerprintTable;
   image_safety_scores: ImageSafetyScoreTable;
   jobs: JobTable;
   member_presence: MemberPresenceTable;

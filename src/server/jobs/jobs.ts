@@ -6,6 +6,7 @@ import {
 } from '../notifications/notifications.service';
 import { pruneStalePresence } from '../notifications/presence';
 import { SETTLE_AFTER_MS, settleOpenPayments } from '../payments/payments.service';
+import { pruneSafety } from '../safety/safety.service';
 import { pruneImageScores, runImageScoreJob, SCORE_IMAGE_JOB } from '../safety/images.service';
 import { pruneJobs } from './job-queue';
 import { type JobHandler, JobRunner, type JobRunnerOptions, type PeriodicJob } from './job-runner';
@@ -51,6 +52,8 @@ export const JOB_HANDLERS: Record<string, JobHandler> = {
     await pruneEvents(app.db.db, now);
     await pruneJobs(app.db.db, now);
     await pruneStalePresence(app.db.db, now);
+    // Safety signals after 90 days, spam fingerprints after a day (issue 26).
+    await pruneSafety(app.db.db, now);
     await pruneImageScores(app.db.db, now);
   },
   async settle_payments(app) {

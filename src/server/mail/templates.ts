@@ -5,7 +5,7 @@ import type { Site } from '../../shared/site.schema';
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ESC[c]);
 
-export type MailKind = 'activation' | 'reset' | 'mail_change' | 'reactivate';
+export type MailKind = 'activation' | 'reset' | 'mail_change' | 'reactivate' | 'safety_warning';
 
 /** Subject, HTML and text of a transactional mail in the member's language. */
 export function renderMail(kind: MailKind, site: Site, locale: Locale, vars: { name: string; link: string; hours?: number; days?: number }) {

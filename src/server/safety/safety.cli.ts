@@ -1,11 +1,36 @@
 import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { isLocale } from '../../shared/locales';
+import { classifyText } from './classify';
 import { createModelScorer, scoreImage } from './images';
 
-// `npm run -s safety -- <subcommand> …`: the safety checks by hand (docs/safety-images.md).
+// `npm run -s safety -- <subcommand> …`: the safety checks by hand (docs/safety.md, docs/safety-images.md).
 // Each subcommand is one entry of SUBCOMMANDS below; its function gets the remaining arguments and
-// returns the exit code, so further subcommands (`classify`) join the table without touching the rest.
+// returns the exit code.
 
 type Subcommand = { usage: string; run(args: string[]): Promise<number> };
+
+/**
+ * `classify`: JSON lines `{"text": "...", "lang": "nl"}` on standard input, one `{"flags": [...]}` line per
+ * input on standard output (an `{"error": ...}` line for a bad one).
+ */
+async function classifyCommand(): Promise<number> {
+  const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  for await (const line of lines) {
+    if (!line.trim()) continue;
+    let out: unknown;
+    try {
+      const input = JSON.parse(line) as { text?: unknown; lang?: unknown };
+      if (typeof input.text !== 'string') out = { error: 'text must be a string' };
+      else if (input.lang !== undefined && !isLocale(input.lang)) out = { error: `unknown lang ${String(input.lang)}` };
+      else out = { flags: classifyText(input.text, isLocale(input.lang) ? input.lang : 'en') };
+    } catch {
+      out = { error: 'not a JSON line' };
+    }
+    process.stdout.write(`${JSON.stringify(out)}\n`);
+  }
+  return 0;
+}
 
 /** `image FILE…`: one JSON line per file with the nsfwjs scores (exit 1 when a file could not be read). */
 async function imageCommand(files: string[]): Promise<number> {
@@ -27,6 +52,7 @@ async function imageCommand(files: string[]): Promise<number> {
 }
 
 const SUBCOMMANDS: Record<string, Subcommand> = {
+  classify: { usage: 'classify < lines.jsonl', run: classifyCommand },
   image: { usage: 'image FILE…', run: imageCommand },
 };
 

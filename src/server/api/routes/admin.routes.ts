@@ -9,6 +9,8 @@ import type { AppContext } from '../../app-context';
 import { createDiscount, listDiscountUse, listPayments, PaymentFilterSchema, setDiscountActive } from '../../admin/finance.service';
 import { answerAsFictional, inboxConversation, inboxQueue, listFictional, saveFictional } from '../../admin/inbox.service';
 import { memberDetail, runMemberAction, searchMembers } from '../../admin/members.service';
+import { runSafetyAction, safetyQueue } from '../../admin/safety.service';
+import { SafetyActionSchema } from '../../../shared/safety.contract';
 import {
   StaffError, type StaffCaller, confirmEnrolment, findStaff, listAudit, requirePermission, startEnrolment, verifySecondFactor,
 } from '../../admin/staff.service';
@@ -79,6 +81,11 @@ export function adminRoutes(app: AppContext) {
   }));
   routes.post('/admin/member-action.php', staffRoute((body) => ACTION_PERMISSION[body.action], MemberActionSchema, async (c, staff, body) =>
     c.json({ done: body.action, result: await runMemberAction(app, staff, body) })));
+
+  // The safety queue (issue 26): moderators and admins of this site.
+  routes.get('/admin/safety.php', staffRoute('moderation', undefined, async (c, staff) =>
+    c.json({ accounts: await safetyQueue(app, staff, c.req.query('sort') === 'most' ? 'most' : 'newest') })));
+  routes.post('/admin/safety-action.php', staffRoute('moderation', SafetyActionSchema, async (c, staff, body) => c.json(await runSafetyAction(app, staff, body))));
 
   routes.get('/admin/fictional.php', staffRoute('fictional', undefined, async (c, staff) => c.json({ profiles: await listFictional(app, staff) })));
   routes.post('/admin/fictional.php', staffRoute('fictional', FictionalProfileSchema, async (c, staff, body) => c.json({ profile: await saveFictional(app, staff, body) })));

@@ -16,6 +16,7 @@ import { createJobs } from './2026_11_25_0100_create_jobs';
 import { addAgeSearchIndex } from './2026_11_25_0200_add_age_search_index';
 import { tuneProfilesAutovacuum } from './2026_11_26_0100_tune_profiles_autovacuum';
 import { addPaymentReservations } from './2026_11_26_0200_add_payment_reservations';
+import { addSafetySignals } from './2026_11_26_0300_add_safety_signals';
 import { addImageSafetyScores } from './2026_11_26_0400_add_image_safety_scores';
 
 /** Every migration, by name; names sort in the order they run. */
@@ -37,6 +38,7 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '2026_11_25_0200_add_age_search_index': addAgeSearchIndex,
     '2026_11_26_0100_tune_profiles_autovacuum': tuneProfilesAutovacuum(dialect),
     '2026_11_26_0200_add_payment_reservations': addPaymentReservations,
+    '2026_11_26_0300_add_safety_signals': addSafetySignals(dialect),
     '2026_11_26_0400_add_image_safety_scores': addImageSafetyScores,
   };
 }

@@ -1,0 +1,117 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { ChatMessage } from '../../shared/chat.contract';
+import { isLocale } from '../../shared/locales';
+import {
+  CONFIRM_FLAGS, SIGNAL_RETENTION_MS, SPAM_RECIPIENTS, SPAM_WINDOW_MS, TEXT_FLAGS, type TextFlag,
+} from '../../shared/safety.contract';
+import type { Database } from '../db/schema';
+import { RuleError } from '../rule-error';
+import { classifyText } from './classify';
+import { fingerprint, near } from './fingerprint';
+
+type Q = Kysely<Database> | Transaction<Database>;
+
+/**
+ * The safety check of a text send (issue 26), one implementation for both send paths
+ * (chat.service.ts `sendMessage` and the SQLite fast path, which hands every text this finds anything
+ * in to `sendMessage`): the text's flags, its spam fingerprint, and the verdict on both.
+ */
+export interface TextScreen {
+  flags: TextFlag[];
+  fingerprint: string | null;
+}
+
+/** What the classifiers see in a member's text, read in the member's language. */
+export function screenText(text: string, language: string): TextScreen {
+  return { flags: classifyText(text, isLocale(language) ? language : 'en'), fingerprint: fingerprint(text) };
+}
+
+/** The sender's recent fingerprints and the ones staff hold, as both send paths read them. */
+export interface SpamFacts {
+  recent: { recipient_profile_id: number; fingerprint: string }[];
+  held: { fingerprint: string | null }[];
+}
+
+/**
+ * `held`: the text is near one staff have not reviewed yet (refused); `spam`: with this send it
+ * reaches SPAM_RECIPIENTS different members within the window (delivered, and held from now on).
+ */
+export function spamVerdict(print: string | null, recipient: number, facts: SpamFacts): 'held' | 'spam' | null {
+  if (print === null) return null;
+  if (facts.held.some((h) => h.fingerprint !== null && near(h.fingerprint, print))) return 'held';
+  const recipients = new Set(facts.recent.filter((r) => near(r.fingerprint, print)).map((r) => r.recipient_profile_id));
+  recipients.add(recipient);
+  return recipients.size >= SPAM_RECIPIENTS ? 'spam' : null;
+}
+
+/** A send the member must confirm ("Are you sure?") or that spam holds, refused before anything is written. */
+export class SafetyRefusal extends RuleError {}
+
+/** Throws the translated refusal of a text send: held spam, or an unconfirmed off-platform or money text. */
+export function refuseUnconfirmed(screen: TextScreen, verdict: 'held' | 'spam' | null, confirmed: boolean, siteName: string) {
+  if (verdict === 'held') throw new SafetyRefusal('spam_held', 'safety.spam_held', 403);
+  if (confirmed) return;
+  const asked = CONFIRM_FLAGS.filter((f) => screen.flags.includes(f));
+  if (asked.length === 0) return;
+  const key = asked.length > 1 ? 'safety.confirm_both' : asked[0] === 'money_request' ? 'safety.confirm_money' : 'safety.confirm_contact';
+  throw new SafetyRefusal('safety_confirm', key, 409, { site: siteName });
+}
+
+/** Whether the SQLite fast path may send this text itself: nothing to flag, confirm, hold or count as spam. */
+export function plainText(screen: TextScreen, verdict: 'held' | 'spam' | null): boolean {
+  return screen.flags.length === 0 && verdict === null;
+}
+
+/** The sender's fingerprints of the window and the spam staff hold (Kysely; send-fast.ts reads the same with prepared statements). */
+export async function spamFacts(db: Q, senderProfileId: number, now: number): Promise<SpamFacts> {
+  const [recent, held] = await Promise.all([
+    db.selectFrom('message_fingerprints').select(['recipient_profile_id', 'fingerprint'])
+      .where('sender_profile_id', '=', senderProfileId).where('created_at', '>', now - SPAM_WINDOW_MS).execute(),
+    db.selectFrom('safety_signals').select('fingerprint')
+      .where('profile_id', '=', senderProfileId).where('kind', '=', 'spam').where('status', '=', 'open').execute(),
+  ]);
+  return { recent, held };
+}
+
+/** Stores a sent text's fingerprint and signals, in the send's transaction. */
+export async function recordTextSignals(
+  trx: Q,
+  sent: { siteId: string; userId: number; profileId: number; recipientProfileId: number; messageId: number; conversationId: number; now: number },
+  screen: TextScreen,
+  verdict: 'held' | 'spam' | null,
+) {
+  const { now } = sent;
+  if (screen.fingerprint !== null) {
+    await trx.insertInto('message_fingerprints')
+      .values({ sender_profile_id: sent.profileId, recipient_profile_id: sent.recipientProfileId, fingerprint: screen.fingerprint, created_at: now }).execute();
+  }
+  const kinds = [...screen.flags, ...(verdict === 'spam' ? (['spam'] as const) : [])];
+  if (kinds.length === 0) return;
+  await trx.insertInto('safety_signals').values(kinds.map((kind) => ({
+    site_id: sent.siteId, kind, user_id: sent.userId, profile_id: sent.profileId, message_id: sent.messageId, conversation_id: sent.conversationId,
+    fingerprint: kind === 'spam' ? screen.fingerprint : null, score: null, status: 'open' as const, created_at: now,
+  }))).execute();
+}
+
+/** The recipient's copy of a message: with its flags (the sender's copy never has them). */
+export function forRecipient(message: ChatMessage, flags: TextFlag[]): ChatMessage {
+  return flags.length ? { ...message, flags } : message;
+}
+
+/** Text flags of the partner's messages in a page of history, for the member reading it. */
+export async function flagsOfReceived(db: Q, messages: ChatMessage[], ownProfileId: number): Promise<ChatMessage[]> {
+  const received = messages.filter((m) => m.sender_profile_id !== ownProfileId && m.kind === 'text').map((m) => m.id);
+  if (received.length === 0) return messages;
+  const rows = await db.selectFrom('safety_signals').select(['message_id', 'kind'])
+    .where('message_id', 'in', received).where('kind', 'in', [...TEXT_FLAGS]).execute();
+  if (rows.length === 0) return messages;
+  const byMessage = new Map<number, TextFlag[]>();
+  for (const row of rows) byMessage.set(row.message_id as number, [...(byMessage.get(row.message_id as number) ?? []), row.kind as TextFlag]);
+  return messages.map((m) => forRecipient(m, TEXT_FLAGS.filter((f) => byMessage.get(m.id)?.includes(f))));
+}
+
+/** Retention (job runner): signals after 90 days, fingerprints after a day. */
+export async function pruneSafety(db: Q, now: number) {
+  await db.deleteFrom('safety_signals').where('created_at', '<', now - SIGNAL_RETENTION_MS).execute();
+  await db.deleteFrom('message_fingerprints').where('created_at', '<', now - 24 * SPAM_WINDOW_MS).execute();
+}
