@@ -1,5 +1,5 @@
 import type { Browser } from '@playwright/test';
-import { expect, test, tr, tv } from './fixtures';
+import { expect, hydrated, test, tr, tv } from './fixtures';
 import { createMember, login, makeStaff, staffLogin } from './staff';
 
 const PASSWORD = 'a long passphrase 42';
@@ -22,6 +22,13 @@ test('an admin logs in with TOTP, sees the charts, finds a member, grants credit
   await request.post(checkout.pathname, { form: { outcome: 'paid' }, headers: { 'sec-fetch-site': 'same-origin' }, maxRedirects: 0 });
   await expect.poll(async () => (await (await request.get(`/api/payments.php?id=${payment_id}`)).json()).payment?.status).toBe('paid');
   await request.get('/api/logout.php', { headers: { 'sec-fetch-site': 'same-origin' } });
+
+  // The buyer keeps /credits open in a tab of their own: the grant below shows there at once.
+  const buyerPage = await newPage(browser, baseURL, isMobile);
+  await login(buyerPage, buyer.email, '/credits');
+  await expect(buyerPage).toHaveURL(/\/credits$/);
+  await hydrated(buyerPage);
+  await expect(buyerPage.locator('html[data-realtime="open"]')).toHaveCount(1, { timeout: 10_000 });
 
   const admin = await createMember(request, 'Chief');
   makeStaff(admin.email, 'admin');
@@ -46,6 +53,8 @@ test('an admin logs in with TOTP, sees the charts, finds a member, grants credit
   await grant.getByLabel(t('admin.field.reason')).fill(why);
   await grant.getByRole('button', { name: t('admin.action.grant_credits') }).click();
   await expect(adminPage.locator('[data-member-credits]')).toHaveText(String(credits + 25));
+  await expect(buyerPage.locator('.shop-balance')).toHaveText(t('shop.balance', { count: credits + 25 }), { timeout: 2_000 });
+  await buyerPage.context().close();
   await expect(adminPage.locator('[data-ledger] tbody tr').first()).toContainText('+25');
   await expect(adminPage.locator('[data-ledger] tbody tr').first()).toContainText('admin');
 

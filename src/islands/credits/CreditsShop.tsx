@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import {
   $shop, $shopError, $shopStatus, $typedCode, applyDiscountCode, changePaymentCountry, removeDiscountCode, setInitialShop, shopQuery,
 } from '../../core/payments/shop.store';
+import { $user } from '../../core/session/store';
 import { formatMoney } from '../../shared/money-format';
 import type { CreditsResponse } from '../../shared/payments.contract';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
@@ -25,6 +26,9 @@ export function CreditsShop(props: CreditsShopProps) {
   const status = useStore($shopStatus);
   const error = useStore($shopError);
   const typed = useSeeded($typedCode, () => undefined, props.code);
+  // The balance follows the member's live one: a payment or a staff grant in another tab shows at once.
+  const member = useSeeded($user, () => undefined, null);
+  const balance = shop.credits === null ? null : (member?.credits ?? shop.credits);
   const [code, setCode] = useState('');
   const busy = status === 'busy';
   const query = shopQuery(shop.country, typed);
@@ -37,7 +41,7 @@ export function CreditsShop(props: CreditsShopProps) {
 
   return (
     <div className="shop" aria-busy={busy}>
-      {shop.credits !== null && <p className="shop-balance">{t('shop.balance', { count: shop.credits })}</p>}
+      {balance !== null && <p className="shop-balance">{t('shop.balance', { count: balance })}</p>}
       {discount && (
         <p className="notice shop-discount" role="status">
           {t('shop.discount_active', { percent: discount.percentage })}

@@ -1,0 +1,114 @@
+import type { Page } from '@playwright/test';
+import { expect, hydrated, onHost, skipEntryWarning, test, tv as t } from './fixtures';
+import { createMember, login } from './staff';
+
+// Issue 25: the member area feels like an app — people first on phones, nothing jumps, likes can be answered.
+const DEMO_PASSWORD = 'kindred-demo-2026';
+// The demo's free members: signed up when the demo was seeded, so their time bonus runs (the most banners).
+const SITES = [
+  { host: 'localhost', email: 'free@kindred.example' },
+  { host: 'rijpe.localhost', email: 'free@rijpedates.example' },
+  { host: 'gay.localhost', email: 'free@maennerhafen.example' },
+] as const;
+/** Phones run 320 × 640 and 390 × 844, the desktop project 1280 × 800. */
+const screensOf = (project: string) => (project === 'phone' ? [{ width: 320, height: 640 }, { width: 390, height: 844 }] : [{ width: 1280, height: 800 }]);
+
+/** Logs in on another site's host (the API call runs in the page: Node does not resolve *.localhost). */
+async function demoLogin(page: Page, host: string, email: string) {
+  await skipEntryWarning(page);
+  await page.goto(onHost(host, '/terms'));
+  const status = await page.evaluate(async ([address, password]) => (await fetch('/api/user.php', {
+    method: 'POST', headers: { 'content-type': 'application/json', 'x-requested-with': 'kindred-client' }, body: JSON.stringify({ email: address, password }),
+  })).status, [email, DEMO_PASSWORD]);
+  expect(status).toBe(200);
+}
+
+/** Sums the layout shifts (not caused by input) from the start of every document of this page. */
+async function watchLayoutShifts(page: Page) {
+  await page.addInitScript(() => {
+    const w = window as unknown as { cls: number };
+    w.cls = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) w.cls += entry.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+const layoutShift = (page: Page) => page.evaluate(() => (window as unknown as { cls: number }).cls);
+
+for (const { host, email } of SITES) {
+  test(`${host}: /members opens on people — one banner line, the first row of members on the first screen, nothing jumps`, async ({ page }, info) => {
+    await watchLayoutShifts(page);
+    await demoLogin(page, host, email);
+    for (const screen of screensOf(info.project.name)) {
+      await page.setViewportSize(screen);
+      await page.goto(onHost(host, '/members'));
+      await hydrated(page);
+      // The time bonus runs for the demo's free member: its offer stays readable on the one banner line.
+      const bonus = page.locator('[data-time-bonus]');
+      await expect(bonus).toBeVisible();
+      await expect(bonus.locator('[data-tb-countdown]')).toHaveText(/^0[0-3]:[0-5]\d:[0-5]\d$/);
+      if (screen.width < 576) {
+        const lines = await page.locator('.warning-banners > *').evaluateAll((els) => els.filter((el) => el.getBoundingClientRect().height > 0 && getComputedStyle(el).position !== 'fixed').length);
+        expect(lines).toBe(1);
+      }
+      const row = page.locator('.member-search .profile-card');
+      const columns = screen.width < 768 ? 2 : screen.width < 1200 ? 4 : 6;
+      for (let i = 0; i < columns; i++) {
+        const box = await row.nth(i).boundingBox();
+        expect((box?.y ?? 1e9) + (box?.height ?? 0), `card ${i + 1} at ${screen.width} px`).toBeLessThanOrEqual(screen.height);
+      }
+      // Let the shell start (banners, push offer, countdown), then measure.
+      await page.waitForTimeout(1500);
+      expect(await layoutShift(page)).toBeLessThanOrEqual(0.02);
+      await page.screenshot({ path: info.outputPath(`members-${host}-${screen.width}.png`) });
+
+      const profile = await row.first().locator('.card-title a').getAttribute('href');
+      await page.goto(onHost(host, profile as string));
+      await hydrated(page);
+      await page.waitForTimeout(1500);
+      expect(await layoutShift(page)).toBeLessThanOrEqual(0.02);
+    }
+  });
+}
+
+test('a like on a search card, then a reload: the card says Liked and no error is logged', async ({ page, request }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  const me = await createMember(request, 'Liker');
+  await login(page, me.email);
+  await expect(page).toHaveURL(/\/members$/);
+  await hydrated(page);
+  const card = page.locator('.member-search .profile-card').nth(1);
+  const id = await card.getAttribute('data-profile-id');
+  await card.getByRole('button', { name: t('profile.like') }).click();
+  await expect(card.getByRole('button', { name: t('profile.liked') })).toBeDisabled();
+  await page.reload();
+  await hydrated(page);
+  await expect(page.locator(`.member-search .profile-card[data-profile-id="${id}"]`).getByRole('button', { name: t('profile.liked') })).toBeVisible();
+  await page.waitForTimeout(500);
+  expect(errors).toEqual([]);
+});
+
+test('a received like can be answered: Like back makes a match at once, with the match moment', async ({ page, request, browser, baseURL }) => {
+  const ana = await createMember(request, 'Ana', 'female');
+  const ben = await createMember(request, 'Ben', 'male');
+  const benApi = await browser.newContext({ baseURL });
+  expect((await benApi.request.post('/api/user.php', { data: { email: ben.email, password: 'a long passphrase 42' } })).status()).toBe(200);
+  expect((await benApi.request.post('/api/like.php', { data: { profile_id: ana.profileId }, headers: { 'sec-fetch-site': 'same-origin' } })).status()).toBe(200);
+  await benApi.close();
+
+  await login(page, ana.email, '/likes');
+  await expect(page).toHaveURL(/\/likes$/);
+  await hydrated(page);
+  const card = page.locator(`.like-card[data-profile-id="${ben.profileId}"]`);
+  await expect(card.getByRole('link', { name: t('likes.message') })).toHaveAttribute('href', `/members/${ben.profileId}/chat`);
+  await card.getByRole('button', { name: t('likes.like_back') }).click();
+  await expect(page.getByRole('dialog', { name: t('match.title') })).toBeVisible();
+  await expect(card.getByText(t('likes.matched'), { exact: true })).toBeVisible();
+  // The tabs fit a 320 px phone: each label ends in an ellipsis if it must, none is cut.
+  await page.keyboard.press('Escape');
+  await page.setViewportSize({ width: 320, height: 640 });
+  const overflow = await page.locator('.likes-tab').evaluateAll((tabs) => tabs.filter((tab) => tab.scrollWidth > tab.clientWidth + 1).length);
+  expect(overflow).toBe(0);
+});
