@@ -67,3 +67,38 @@ export async function openSearchFilters(page: Page) {
   const summary = details.locator('> summary');
   if ((await summary.isVisible()) && !(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await summary.click();
 }
+
+/**
+ * Labels (matching `selector`) broken inside a word, or wider than their box: for every character of a visible
+ * label a Range answers its line; a new line may only start after a space. With `controlMax`, a control inside
+ * a label wider than that (a stretched radio or checkbox) counts too.
+ */
+export async function brokenWords(page: Page, selector: string, controlMax?: number): Promise<string[]> {
+  return page.evaluate(([selector, controlMax]) => {
+    const broken: string[] = [];
+    for (const label of document.querySelectorAll<HTMLElement>(selector as string)) {
+      if (label.getClientRects().length === 0) continue;
+      const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+      let lastTop: number | null = null;
+      let spaceSince = false;
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        for (let i = 0; i < text.length; i++) {
+          if (/[\s-]/.test(text[i])) { spaceSince = true; continue; }
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const rect = range.getClientRects()[0];
+          if (!rect) continue;
+          if (lastTop !== null && rect.top > lastTop + 2 && !spaceSince) broken.push(`"${label.textContent?.trim()}" before "${text.slice(i)}"`);
+          lastTop = rect.top;
+          spaceSince = false;
+        }
+      }
+      if (label.scrollWidth > label.clientWidth + 1) broken.push(`"${label.textContent?.trim()}" wider than its box`);
+      const input = label.querySelector('input');
+      if (controlMax !== null && input && input.getBoundingClientRect().width > (controlMax as number)) broken.push(`"${label.textContent?.trim()}" has a stretched control`);
+    }
+    return broken;
+  }, [selector, controlMax ?? null] as const);
+}

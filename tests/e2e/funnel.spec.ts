@@ -1,52 +1,18 @@
 import type { Page } from '@playwright/test';
 import type { Locale } from '../../src/shared/locales';
-import { expect, hydrated, onHost, skipEntryWarning, test, tr } from './fixtures';
+import { brokenWords, expect, hydrated, onHost, skipEntryWarning, test, tr } from './fixtures';
 
 // Issue 24: from the ad click to a member.
 
 const WIDTHS = [320, 390, 1280];
 const HOSTS = ['localhost', 'rijpe.localhost', 'gay.localhost'] as const;
 
-/**
- * Choice labels broken inside a word, or wider than their card: for every character of a visible `.choice`
- * label a Range answers its line; a new line may only start after a space.
- */
-async function brokenChoices(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const broken: string[] = [];
-    for (const label of document.querySelectorAll<HTMLElement>('.choice')) {
-      if (label.getClientRects().length === 0) continue;
-      const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
-      let lastTop: number | null = null;
-      let spaceSince = false;
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const text = node.textContent ?? '';
-        for (let i = 0; i < text.length; i++) {
-          if (/\s/.test(text[i])) { spaceSince = true; continue; }
-          const range = document.createRange();
-          range.setStart(node, i);
-          range.setEnd(node, i + 1);
-          const rect = range.getClientRects()[0];
-          if (!rect) continue;
-          if (lastTop !== null && rect.top > lastTop + 2 && !spaceSince) broken.push(`"${label.textContent?.trim()}" before "${text.slice(i)}"`);
-          lastTop = rect.top;
-          spaceSince = false;
-        }
-      }
-      if (label.scrollWidth > label.clientWidth + 1) broken.push(`"${label.textContent?.trim()}" wider than its card`);
-      const input = label.querySelector('input');
-      if (input && input.getBoundingClientRect().width > 40) broken.push(`"${label.textContent?.trim()}" has a stretched control`);
-    }
-    return broken;
-  });
-}
-
 /** Checks the visible choice cards at each width (and takes a screenshot of each). */
 async function expectWholeWords(page: Page, what: string, shot: (name: string) => string) {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 800 });
     await expect(page.locator('.choice').first()).toBeVisible();
-    expect(await brokenChoices(page), `${what} at ${width} px`).toEqual([]);
+    expect(await brokenWords(page, '.choice', 40), `${what} at ${width} px`).toEqual([]);
     await page.screenshot({ path: shot(`${what}-${width}.png`), fullPage: width !== 1280 });
   }
 }
@@ -69,7 +35,7 @@ test.describe('choice cards', () => {
         await page.locator('main a[href="/signup"]').first().click();
         const modal = page.locator('#signup-modal');
         await expect(modal.getByLabel(t('auth.email'))).toBeVisible();
-        expect(await brokenChoices(page), 'signup modal at 1280 px').toEqual([]);
+        expect(await brokenWords(page, '.choice', 40), 'signup modal at 1280 px').toEqual([]);
         await page.screenshot({ path: shot('signup-modal-1280.png') });
 
         await page.goto(onHost(host, '/signup?network=e2e'));

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, hydrated, onHost, skipEntryWarning, test, tv as t } from './fixtures';
+import { brokenWords, expect, hydrated, onHost, skipEntryWarning, test, tv as t } from './fixtures';
 import { createMember, login } from './staff';
 
 // Issue 25: the member area feels like an app — people first on phones, nothing jumps, likes can be answered.
@@ -111,4 +111,21 @@ test('a received like can be answered: Like back makes a match at once, with the
   await page.setViewportSize({ width: 320, height: 640 });
   const overflow = await page.locator('.likes-tab').evaluateAll((tabs) => tabs.filter((tab) => tab.scrollWidth > tab.clientWidth + 1).length);
   expect(overflow).toBe(0);
+});
+
+test('settings for thumbs: switches of 24 px at least, labels that break between words only', async ({ page, request }, info) => {
+  const me = await createMember(request, 'Thumb');
+  await login(page, me.email, '/settings');
+  await expect(page).toHaveURL(/\/settings$/);
+  await hydrated(page);
+  for (const { width } of [...screensOf(info.project.name), { width: 320, height: 640 }]) {
+    await page.setViewportSize({ width, height: 800 });
+    const small = await page.locator('main input[type="checkbox"]').evaluateAll((boxes) => boxes.filter((box) => {
+      const r = box.getBoundingClientRect();
+      return r.width < 24 || r.height < 24;
+    }).length);
+    expect(small, `controls under 24 px at ${width} px`).toBe(0);
+    expect(await brokenWords(page, '.prefs-table th, .switch-row strong, .settings-section h2'), `at ${width} px`).toEqual([]);
+  }
+  await page.screenshot({ path: info.outputPath('settings-320.png'), fullPage: true });
 });

@@ -79,8 +79,8 @@ export function SettingsPanel(props: Props) {
             {NOTIFICATION_TYPES.map((type) => (
               <tr key={type}>
                 <th scope="row">{t(`notification_type.${type}`)}</th>
-                <td><input type="checkbox" aria-label={`${t(`notification_type.${type}`)}: ${t('settings.email_channel')}`} checked={user.email_prefs[type] !== false} disabled={pending[`settings.email_prefs.${type}`]} onChange={(e) => togglePref('email_prefs', type, e.target.checked)} /></td>
-                <td><input type="checkbox" aria-label={`${t(`notification_type.${type}`)}: ${t('settings.push_channel')}`} checked={user.push_prefs[type] !== false} disabled={pending[`settings.push_prefs.${type}`]} onChange={(e) => togglePref('push_prefs', type, e.target.checked)} /></td>
+                <td><input type="checkbox" className="switch" aria-label={`${t(`notification_type.${type}`)}: ${t('settings.email_channel')}`} checked={user.email_prefs[type] !== false} disabled={pending[`settings.email_prefs.${type}`]} onChange={(e) => togglePref('email_prefs', type, e.target.checked)} /></td>
+                <td><input type="checkbox" className="switch" aria-label={`${t(`notification_type.${type}`)}: ${t('settings.push_channel')}`} checked={user.push_prefs[type] !== false} disabled={pending[`settings.push_prefs.${type}`]} onChange={(e) => togglePref('push_prefs', type, e.target.checked)} /></td>
               </tr>
             ))}
           </tbody>
@@ -91,11 +91,11 @@ export function SettingsPanel(props: Props) {
         <h2 id="s-privacy">{t('settings.privacy_title')}</h2>
         <label className="switch-row">
           <span><strong>{t('settings.invisible')}</strong><br /><span className="field-hint">{t('settings.invisible_text')}</span></span>
-          <input type="checkbox" checked={user.invisible} disabled={pending['settings.invisible']} onChange={(e) => toggleInvisible(e.target.checked)} />
+          <input type="checkbox" className="switch" checked={user.invisible} disabled={pending['settings.invisible']} onChange={(e) => toggleInvisible(e.target.checked)} />
         </label>
         <label className="switch-row">
           <span><strong>{t('settings.show_explicit_images')}</strong><br /><span className="field-hint">{t('settings.show_explicit_images_text')}</span></span>
-          <input type="checkbox" name="show_explicit_images" checked={user.show_explicit_images} disabled={pending['settings.show_explicit_images']} onChange={(e) => toggleExplicit(e.target.checked)} />
+          <input type="checkbox" className="switch" name="show_explicit_images" checked={user.show_explicit_images} disabled={pending['settings.show_explicit_images']} onChange={(e) => toggleExplicit(e.target.checked)} />
         </label>
         <p><a href="/api/export.php" download>{t('settings.download_data')}</a></p>
       </section>
