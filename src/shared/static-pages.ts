@@ -54,3 +54,8 @@ export function fillPlaceholders(html: string, values: Record<string, string>): 
     name in values ? escapeHtml(values[name]) + (values[name].endsWith('.') ? '' : stop) : whole,
   );
 }
+
+/** Page tables scroll sideways on phones (`.prose table`): each takes keyboard focus, so it can be scrolled without a mouse. */
+export function focusableTables(html: string): string {
+  return html.replace(/<table>/g, '<table tabindex="0">');
+}
