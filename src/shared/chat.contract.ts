@@ -101,8 +101,10 @@ export interface ConversationView {
   /** The member is unconfirmed and the partner therefore cannot reply yet. */
   self_unconfirmed: boolean;
   prices: { message: number; photo: number; gift: number };
-  /** Minimum price of a message in money for the member's country (site minimum_message_costs). */
+  /** Lowest price of a text message in money for the member: the cheapest bundle with the running discount (else the site minimum_message_costs). */
   minimum_cost: { costs: number; currency: string } | null;
+  /** What this member's next text message costs in credits (0: a free text, or premium chat at zero credits). */
+  message_price: number;
   message_length: number;
   messages: ChatMessage[];
   has_more: boolean;

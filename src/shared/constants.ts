@@ -47,7 +47,7 @@ export const MEMBERS_AREA_ROUTES = ['members', 'members-id', 'chats', 'likes', '
 /** Routes where the installed app shows a Back button. */
 export const BACK_BUTTON_ROUTES = ['members-id', 'likes-type', 'likes-m-id', 'credits', 'credits-id-paymentmethod'] as const;
 /** Routes where the site-entry warning is never shown. */
-export const ENTRY_WARNING_HIDDEN_ROUTES = ['complete-signup', 'reset-password', 'reset-password-do'] as const;
+export const ENTRY_WARNING_HIDDEN_ROUTES = ['complete-signup', 'reset-password', 'reset-password-do', 'unsubscribe', 'mail-change-do', 'activate-error'] as const;
 /** Countries where the Chat and Lander layouts show the entry warning. */
 export const ENTRY_WARNING_LAYOUT_COUNTRIES = ['NL', 'DE'] as const;
 

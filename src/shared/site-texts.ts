@@ -19,3 +19,8 @@ export function fictionalTexts(site: Site, locale: Locale) {
     warning: siteText(site.fictional_warning, locale, t('site.fictional_warning', { icon })),
   };
 }
+
+/** A company name that ends in its own full stop ("Kindred Media B.V.") at the end of a sentence: one stop, not two. */
+export function oneFullStop(text: string): string {
+  return text.replace(/(?<!\.)\.\.(?!\.)/g, '.');
+}

@@ -48,7 +48,8 @@ export const PaymentsConfigSchema = v.pipe(
     bundles: v.pipe(v.array(BundleSchema), v.minLength(1)),
     countries: v.record(CountryCode, PaymentCountrySchema),
     /** SEPA creditor shown in the mandate text. */
-    creditor: v.object({ name: v.string(), id: v.pipe(v.string(), v.regex(/^[A-Z]{2}\d{2}[A-Z0-9]{3}[A-Z0-9]{1,28}$/)), address: v.string() }),
+    // address: street and city; country: ISO code (default the company's), named in the reader's language.
+    creditor: v.object({ name: v.string(), id: v.pipe(v.string(), v.regex(/^[A-Z]{2}\d{2}[A-Z0-9]{3}[A-Z0-9]{1,28}$/)), address: v.string(), country: v.optional(CountryCode) }),
     direct_debit: v.object({
       /** Direct-debit payments a member may make per 30 days. */
       max_per_30_days: v.pipe(v.number(), v.integer(), v.minValue(0)),

@@ -44,10 +44,18 @@ export function pagePlaceholders(site: Site, locale: Locale, termsVersion: strin
   };
 }
 
-/** Fills {{placeholders}} in rendered page HTML; values are escaped, unknown names are left visible. */
+/**
+ * Fills {{placeholders}} in rendered page HTML; values are escaped, unknown names are left visible. A value that
+ * ends a sentence with its own full stop ("Kindred Media B.V.") takes the place of the sentence's.
+ */
 export function fillPlaceholders(html: string, values: Record<string, string>): string {
   // Markdown link targets arrive percent-encoded (mailto:%7B%7Bsupport_email%7D%7D).
-  return html.replace(/(?:\{\{|%7B%7B)\s*([a-z_]+)\s*(?:\}\}|%7D%7D)/gi, (whole, name: string) =>
-    name in values ? escapeHtml(values[name]) : whole,
+  return html.replace(/(?:\{\{|%7B%7B)\s*([a-z_]+)\s*(?:\}\}|%7D%7D)(\.?)/gi, (whole, name: string, stop: string) =>
+    name in values ? escapeHtml(values[name]) + (values[name].endsWith('.') ? '' : stop) : whole,
   );
+}
+
+/** Page tables scroll sideways on phones (`.prose table`): each takes keyboard focus, so it can be scrolled without a mouse. */
+export function focusableTables(html: string): string {
+  return html.replace(/<table>/g, '<table tabindex="0">');
 }

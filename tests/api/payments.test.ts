@@ -478,6 +478,9 @@ for (const dialect of DIALECTS) {
         expect(info.mandate).toMatchObject({ creditor_name: 'Kindred Media B.V.', creditor_id: 'NL98ZZZ999999990000' });
         expect(info.mandate.mandate_reference).toMatch(/^KIN-DD-\d{8}-1$/);
         expect(info).toMatchObject({ blocked: false, remaining: 3 });
+        // The creditor's country in the reader's language (the site file gives its code).
+        const fi = await json<{ mandate: { creditor_address: string } }>(req('/api/directdebit.php?bundle=1&country=NL', as(`lang=fi; ${m.cookie}`)));
+        expect(fi.mandate.creditor_address).toBe('Keizersgracht 123, 1015 CJ Amsterdam, Alankomaat');
       });
 
       it('sends the SMS code to the development mailbox, checks it, and collects the bundle (pending, then paid)', async () => {

@@ -3,7 +3,8 @@ import type { Page } from '@playwright/test';
 import { expect, skipEntryWarning, test, tr } from './fixtures';
 
 const DEMO = { email: 'premium@kindred.example', password: 'kindred-demo-2026' };
-const VISITOR_PAGES = ['/', '/login', '/signup', '/terms'];
+// /404: its big status figure; /cookies: its table scrolls on phones and so must take focus; {profile} landing2: its fake input.
+const VISITOR_PAGES = ['/', '/login', '/signup', '/terms', '/404', '/cookies', '/members/{profile}/landing2'];
 const MEMBER_PAGES = ['/members', '/chats', '/likes', '/profile', '/settings', '/notifications', '/credits', '/transactions', '/premium', '/match-finder', '/swipe-game'];
 
 /**
@@ -28,7 +29,9 @@ async function logIn(page: Page) {
 for (const path of VISITOR_PAGES) {
   test(`axe: ${path} for a visitor has no serious or critical violation`, async ({ page }) => {
     await skipEntryWarning(page);
-    await page.goto(path);
+    if (path.includes('{profile}')) await page.goto('/members');
+    const profileId = path.includes('{profile}') ? await page.locator('[data-profile-id]').first().getAttribute('data-profile-id') : null;
+    await page.goto(path.replace('{profile}', String(profileId)));
     expect(await seriousViolations(page)).toEqual([]);
   });
 }
@@ -91,4 +94,58 @@ test('the language dropdown and the account menu follow the arrow keys and give 
   await page.keyboard.press('Escape');
   await expect(accountItems.first()).toBeHidden();
   await expect(account).toBeFocused();
+});
+
+test('the chat ⋯ menu is a menu: arrows move, Escape closes and gives focus back', async ({ page }) => {
+  await skipEntryWarning(page);
+  await logIn(page);
+  await page.goto('/members');
+  const profileId = await page.locator('[data-profile-id]').first().getAttribute('data-profile-id');
+  await page.goto(`/members/${profileId}/chat`);
+  const button = page.getByRole('button', { name: tr('en', 'chat.actions') });
+  const items = page.getByRole('menu').getByRole('menuitem');
+  await button.focus();
+  await page.keyboard.press('Enter');
+  await expect(items.first()).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(items.nth(1)).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(items.first()).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(items.last()).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu')).toHaveCount(0);
+  await expect(button).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await expect(items.last()).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('menu')).toHaveCount(0);
+});
+
+test('Like keeps the keyboard focus on its button', async ({ page }) => {
+  await skipEntryWarning(page);
+  const email = `focus-${Date.now()}@example.com`;
+  expect((await page.request.post('/api/signup.php', { data: { email, name: 'Focus', password: 'a long passphrase 42', date_of_birth: '1980-01-01' } })).status()).toBe(200);
+  await page.goto('/members');
+  const profileId = await page.locator('[data-profile-id]').first().getAttribute('data-profile-id');
+  await page.goto(`/members/${profileId}`);
+  const like = page.locator('.profile-actions').getByRole('button', { name: tr('en', 'profile.like'), exact: true });
+  await like.focus();
+  await page.keyboard.press('Enter');
+  const liked = page.locator('.profile-actions').getByRole('button', { name: tr('en', 'profile.liked') });
+  await expect(liked).toHaveAttribute('aria-pressed', 'true');
+  await expect(liked).toBeFocused();
+});
+
+test('the adult-entry gate cannot be dismissed with Escape without a choice', async ({ page }) => {
+  await page.goto('/terms');
+  const gate = page.getByRole('dialog', { name: tr('en', 'entry.title') });
+  await expect(gate).toBeVisible();
+  for (let i = 0; i < 3; i++) {
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(100);
+  }
+  await expect(gate).toBeVisible();
+  await gate.getByRole('button', { name: tr('en', 'entry.accept') }).click();
+  await expect(gate).toBeHidden();
 });

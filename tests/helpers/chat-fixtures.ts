@@ -19,5 +19,5 @@ export const chat = (conversation: number, partner: number, unread = 0): ChatSum
 });
 export const view = (id: number | null, partner: number, messages: ChatMessage[] = [], patch: Partial<ConversationView> = {}): ConversationView => ({
   id, own_profile_id: OWN, profile: card(partner), blocked_reason: null, self_unconfirmed: false,
-  prices: { message: 10, photo: 15, gift: 25 }, minimum_cost: null, message_length: 1000, messages, has_more: false, ...patch,
+  prices: { message: 10, photo: 15, gift: 25 }, minimum_cost: null, message_price: 10, message_length: 1000, messages, has_more: false, ...patch,
 });

@@ -49,3 +49,25 @@ describe.each(LOCALES.filter((l) => l !== 'en'))('catalog %s', (locale) => {
     expect(Object.entries(catalog).filter(([, v]) => !v.trim()).map(([k]) => k)).toEqual([]);
   });
 });
+
+// Issue 25 item 9: what a native speaker would trip over, kept from coming back.
+describe('native wording', () => {
+  it('says "occurred" in English', () => {
+    expect(Object.entries(en).filter(([, v]) => /occured/i.test(v)).map(([k]) => k)).toEqual([]);
+  });
+  it('never glues a case ending onto a name in Finnish or Polish ("{{creditor}}lle" makes "B.V.lle")', () => {
+    for (const locale of ['fi', 'pl'] as const) {
+      expect(Object.entries(CATALOGS[locale]).filter(([, v]) => /\}\}[a-zäöåąćęłńóśźż]/i.test(v)).map(([k]) => k)).toEqual([]);
+    }
+  });
+  it('puts no Polish preposition before a member name, which would need a declined form ("Czat z Sara")', () => {
+    const declining = /(?:^|\s)(?:z|ze|do|dla|od|u|o|przez|przed|nad|pod|za)\s+\{\{(?:name|actor)\}\}/i;
+    expect(Object.entries(CATALOGS.pl).filter(([, v]) => declining.test(v)).map(([k]) => k)).toEqual([]);
+  });
+  it('has one Polish word for members (użytkownik), not also członek', () => {
+    expect(Object.entries(CATALOGS.pl).filter(([, v]) => /członk(?!ostw)/i.test(v)).map(([k]) => k)).toEqual([]);
+  });
+  it('does not call premium a subscription in French (the page says there is none)', () => {
+    expect(CATALOGS.fr['shop.premium_title']).not.toMatch(/abonnement/i);
+  });
+});

@@ -2,7 +2,8 @@ import countries from 'i18n-iso-countries';
 import { describe, expect, it } from 'vitest';
 import { countryName } from '../../src/shared/geo/country-names';
 import { LOCALES } from '../../src/shared/locales';
-import { pagePlaceholders } from '../../src/shared/static-pages';
+import { fillPlaceholders, pagePlaceholders } from '../../src/shared/static-pages';
+import { oneFullStop } from '../../src/shared/site-texts';
 import { signupWizardProps } from '../../src/server/pages/signup-props';
 import { loadSites } from '../../src/server/sites/site-registry';
 
@@ -40,5 +41,21 @@ describe('country names', () => {
     expect(pagePlaceholders(kindred, 'de', '2023-12-01T12:00:00Z').company_country).toBe('Niederlande');
     expect(pagePlaceholders(kindred, 'en', '2023-12-01T12:00:00Z').company_country).toBe('Netherlands');
     for (const site of sites) expect(site.company.country).toMatch(/^[A-Z]{2}$/);
+  });
+});
+
+describe('the company on legal pages and the SEPA mandate (issue 25 item 9)', () => {
+  it('ends a sentence with the company name without a second full stop ("B.V.." on /ban)', () => {
+    const values = { company_name: 'Kindred Media B.V.', site_name: 'Kindred' };
+    expect(fillPlaceholders('<li>operated by {{company_name}}.</li>', values)).toBe('<li>operated by Kindred Media B.V.</li>');
+    expect(fillPlaceholders('<p>{{site_name}}. {{company_name}}, Amsterdam</p>', values)).toBe('<p>Kindred. Kindred Media B.V., Amsterdam</p>');
+    expect(oneFullStop('instructions from Kindred Media B.V.. You are…')).toBe('instructions from Kindred Media B.V. You are…');
+    expect(oneFullStop('Wait... what?')).toBe('Wait... what?');
+  });
+  it('keeps the creditor country out of the site file text, so the mandate names it in the reader language', () => {
+    for (const site of sites) {
+      expect(site.payments.creditor.address).not.toMatch(/Netherlands|Germany|Sweden|Nederland|Deutschland/);
+      expect(countryName(site.payments.creditor.country ?? site.company.country, 'fi')).toMatch(/Alankomaat|Saksa/);
+    }
   });
 });

@@ -214,12 +214,11 @@ async function send(
     return response.conversation_id;
   } catch (err) {
     const now = currentKey(key, state);
-    patch(now, (s) => ({ pending: s.pending.filter((p) => p.client_id !== entry.client_id), error: toNotice(err) }));
+    // A refusal (no credits, blocked …) shows in the chat; a lost connection or server trouble shows once, as the toast with its retry.
+    const retryable = retry && !(err instanceof ApiError && err.status < 500);
+    patch(now, (s) => ({ pending: s.pending.filter((p) => p.client_id !== entry.client_id), error: retryable ? null : toNotice(err) }));
     onFailure?.();
-    // A refusal (no credits, blocked …) shows in the chat; a lost connection or server trouble also gets a retry.
-    if (retry && !(err instanceof ApiError && err.status < 500)) {
-      showToast({ key: SEND_FAILED_TOAST, text: toastText('failed'), tone: 'error', action: { label: toastText('tryAgain'), run: retry } });
-    }
+    if (retryable) showToast({ key: SEND_FAILED_TOAST, text: toastText('failed'), tone: 'error', action: { label: toastText('tryAgain'), run: retry } });
     return null;
   } finally {
     if (entry.preview) URL.revokeObjectURL?.(entry.preview);

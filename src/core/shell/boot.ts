@@ -88,10 +88,15 @@ if (dialog) {
     if (!shouldShowEntryWarning({ ...base, country })) return;
     dialog.showModal();
   };
-  // It is a gate: Escape does not count as accepting.
+  // It is a gate: Escape does not count as accepting. Chrome lets a second Escape past a prevented `cancel`
+  // (close watchers), so the key itself is held back, and a gate closed without the choice opens again.
+  let accepted = false;
   dialog.addEventListener('cancel', (event) => event.preventDefault());
+  dialog.addEventListener('keydown', (event) => { if (event.key === 'Escape') event.preventDefault(); });
+  dialog.addEventListener('close', () => { if (!accepted) dialog.showModal(); });
   dialog.querySelector('[data-entry-accept]')?.addEventListener('click', () => {
     writeStorage(localStorage, DISMISS_KEYS.entryWarning, String(Date.now()));
+    accepted = true;
     dialog.close();
   });
   if (shouldShowEntryWarning({ ...base, requireKnownCountry: false, country: null })) {

@@ -23,7 +23,9 @@ export function Composer({ t, locale, state, credits, disabled, textarea, onDraf
   const fileInput = useRef<HTMLInputElement>(null);
   const length = state.draft.length;
   const tooLong = length > state.message_length;
-  const canSend = !disabled && state.draft.trim().length > 0 && !tooLong;
+  // Known before typing: a balance that cannot pay for a message (the server refuses it all the same).
+  const short = credits !== null && credits < state.message_price;
+  const canSend = !disabled && !short && state.draft.trim().length > 0 && !tooLong;
   const uploading = state.pending.some((p) => p.kind === 'image');
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -36,11 +38,18 @@ export function Composer({ t, locale, state, credits, disabled, textarea, onDraf
     event.target.value = '';
     if (file) onImage(file);
   };
-  const price = t('chat.price', { credits: state.prices.message });
-  const minimum = state.minimum_cost ? t('chat.price_money', { amount: money(state.minimum_cost.costs, state.minimum_cost.currency, locale) }) : null;
+  const price = state.message_price > 0 ? t('chat.price', { credits: state.message_price }) : t('chat.price_free');
+  const minimum = state.minimum_cost && state.message_price > 0
+    ? t('chat.price_money', { amount: money(state.minimum_cost.costs, state.minimum_cost.currency, locale) }) : null;
 
   return (
     <form className="composer" onSubmit={(e) => { e.preventDefault(); if (canSend) onSend(); }}>
+      {short && !disabled && (
+        <p className="alert composer-short" role="status" data-short-credits>
+          <span>{t('chat.short_credits', { credits, price: state.message_price })}</span>{' '}
+          <a className="btn btn-secondary btn-sm" href="/credits">{t('chat.buy_credits')}</a>
+        </p>
+      )}
       <div className="composer-tools">
         <input ref={fileInput} type="file" accept="image/*" hidden onChange={onFile} tabIndex={-1} />
         <button type="button" className="btn btn-ghost composer-tool" disabled={disabled || uploading} onClick={() => fileInput.current?.click()}

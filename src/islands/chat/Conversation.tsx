@@ -16,6 +16,7 @@ import { useHydrated } from '../shared/useHydrated';
 import { GiftPicker, IcebreakerModal, ImageViewer, ReportDialog } from './ChatModals';
 import { Composer } from './Composer';
 import { dayOf, thumbUrl, timeOf } from './format';
+import { useMenu } from '../shared/useMenu';
 import { Icon } from './icons';
 
 interface Props {
@@ -42,7 +43,7 @@ type Bubble = { type: 'message'; message: ChatMessage } | { type: 'pending'; pen
 export function Conversation({ t, locale, state, credits, fictional, openGiftAtStart, onBack, onCreated }: Props) {
   const history = useRef<HTMLDivElement>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
-  const [menu, setMenu] = useState(false);
+  const menu = useMenu();
   const [gifts, setGifts] = useState(openGiftAtStart);
   const [icebreakers, setIcebreakers] = useState(false);
   const [report, setReport] = useState<{ messageId?: number } | null>(null);
@@ -85,7 +86,6 @@ export function Conversation({ t, locale, state, credits, fictional, openGiftAtS
 
   useEffect(() => {
     setStatus(null);
-    setMenu(false);
     if (window.matchMedia('(min-width: 992px)').matches) textarea.current?.focus({ preventScroll: true });
   }, []);
 
@@ -127,7 +127,7 @@ export function Conversation({ t, locale, state, credits, fictional, openGiftAtS
   const show = (notice: ChatNotice | null, okText: string) =>
     setStatus(notice ? { ok: false, text: notice.message ?? t('error.try_later') } : { ok: true, text: okText });
   const toggleBlock = async () => {
-    setMenu(false);
+    menu.close(true);
     if (state.blocked_reason === 'blocked') show(await unblockPartner(key), t('profile.unblocked', { name: partner.name }));
     else show(await blockPartner(key), t('profile.blocked_done', { name: partner.name }));
   };
@@ -169,17 +169,16 @@ export function Conversation({ t, locale, state, credits, fictional, openGiftAtS
           </span>
         </a>
         <div className="conversation-actions">
-          <button type="button" className="btn btn-ghost" aria-haspopup="menu" aria-expanded={menu} aria-controls="conversation-menu"
-            aria-label={t('chat.actions')} title={t('chat.actions')} onClick={() => setMenu(!menu)}>
+          <button type="button" className="btn btn-ghost" aria-controls="conversation-menu" {...menu.buttonProps}
+            aria-label={t('chat.actions')} title={t('chat.actions')}>
             <Icon name="more" />
           </button>
-          {menu && (
-            <div id="conversation-menu" className="dropdown-menu dropdown-end" role="menu"
-              onKeyDown={(e) => { if (e.key === 'Escape') setMenu(false); }}>
-              <button type="button" role="menuitem" className="menu-item" onClick={() => { setMenu(false); setReport({}); }}>
+          {menu.open && (
+            <div id="conversation-menu" className="dropdown-menu dropdown-end" role="menu" aria-label={t('chat.actions')} {...menu.menuProps}>
+              <button type="button" role="menuitem" tabIndex={-1} className="menu-item" onClick={() => { menu.close(false); setReport({}); }}>
                 <Icon name="flag" size={16} />{t('profile.report')}
               </button>
-              <button type="button" role="menuitem" className="menu-item" onClick={toggleBlock}>
+              <button type="button" role="menuitem" tabIndex={-1} className="menu-item" onClick={toggleBlock}>
                 <Icon name="block" size={16} />{state.blocked_reason === 'blocked' ? t('profile.unblock') : t('profile.block')}
               </button>
             </div>

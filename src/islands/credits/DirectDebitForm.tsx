@@ -7,6 +7,7 @@ import { Field } from '../shared/Field';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
 import { OrderSummary } from './Money';
 import { useSeeded } from './seed';
+import { oneFullStop } from '../../shared/site-texts';
 import './credits.css';
 
 export interface DirectDebitFormProps extends IslandI18n {
@@ -106,13 +107,13 @@ export function DirectDebitForm(props: DirectDebitFormProps) {
           <div><dt>{t('shop.dd_creditor_address')}</dt><dd>{info.mandate.creditor_address}</dd></div>
           <div><dt>{t('shop.dd_mandate_reference')}</dt><dd>{info.mandate.mandate_reference}</dd></div>
         </dl>
-        <p className="mandate-text">{t('shop.dd_mandate_text', { creditor: info.mandate.creditor_name })}</p>
+        <p className="mandate-text">{oneFullStop(t('shop.dd_mandate_text', { creditor: info.mandate.creditor_name }))}</p>
         <div className={`consent${errors.authorization ? ' field-invalid' : ''}`}>
           <label>
             <input type="checkbox" name="authorization" checked={fields.authorization} disabled={busy} required
               aria-invalid={errors.authorization ? true : undefined} aria-describedby={errors.authorization ? 'dd-authorization-error' : undefined}
               onChange={(e) => setField('authorization', e.target.checked)} />
-            <span>{t('shop.dd_authorize', { creditor: info.mandate.creditor_name })}</span>
+            <span>{oneFullStop(t('shop.dd_authorize', { creditor: info.mandate.creditor_name }))}</span>
           </label>
           {errors.authorization && <p className="field-error" id="dd-authorization-error" role="alert">{errorText('authorization')}</p>}
         </div>

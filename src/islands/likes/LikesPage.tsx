@@ -79,7 +79,7 @@ export function LikesPage(props: LikesPageProps) {
             const fresh = 'like_new' in card && card.like_new;
             return (
               <li key={card.id} className="profile-card like-card" data-new={fresh || undefined} data-profile-id={card.id}>
-                <a href={`/likes/m/${card.id}`} className="like-card-photo">
+                <a href={`/likes/m/${card.id}`} className="like-card-photo" aria-label={fresh ? `${card.name} · ${t('likes.new')}` : card.name}>
                   <img src={photoUrl(card.thumb)} alt="" width="320" height="320" loading="lazy" decoding="async" />
                   {fresh && <span className="like-new">{t('likes.new')}</span>}
                 </a>

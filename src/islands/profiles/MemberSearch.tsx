@@ -277,7 +277,7 @@ function ResultCard({ profile, t, fictional, member, liked, sending, onLike }: C
         </p>
         <p className="card-meta">{`${t('members.age', { age: profile.age })}${profile.city ? ` · ${profile.city}` : ''}`}</p>
         {member ? (
-          <button type="button" className="btn btn-primary card-like" disabled={liked || sending} aria-pressed={liked} onClick={() => onLike(profile)}>
+          <button type="button" className="btn btn-primary card-like" aria-disabled={liked || sending} aria-pressed={liked} onClick={() => { if (!liked && !sending) onLike(profile); }}>
             {liked ? t('profile.liked') : sending ? t('chat.sending') : t('profile.like')}
           </button>
         ) : (

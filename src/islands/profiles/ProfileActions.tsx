@@ -52,10 +52,12 @@ export function ProfileActions(props: Props) {
     if (outcome.ok) dialog.current?.close();
   }
 
+  const likeOff = liked || blocked || Boolean(pending[likeKey]);
   return (
     <div className="profile-actions">
       <div className="action-row">
-        <button type="button" className="btn btn-primary" onClick={like} disabled={liked || blocked || pending[likeKey]} aria-pressed={liked}>
+        {/* aria-disabled, not disabled: a disabled button drops the keyboard focus the member just put on it. */}
+        <button type="button" className="btn btn-primary" onClick={() => { if (!likeOff) void like(); }} aria-disabled={likeOff} aria-pressed={liked}>
           {liked ? t('profile.liked') : pending[likeKey] ? t('chat.sending') : t('profile.like')}
         </button>
         {!blocked && <a className="btn btn-secondary" href={`/members/${props.profileId}/chat`}>{t('profile.chat')}</a>}

@@ -8,7 +8,9 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
 }
 
 /** A labelled input with its hint and error wired for screen readers. */
-export function Field({ name, label, error, hint, id = `f-${name}`, ...input }: FieldProps) {
+export function Field({ name, label, error, hint: givenHint, id = `f-${name}`, ...input }: FieldProps) {
+  // A rule shown as the hint is not repeated when it is also the error.
+  const hint = givenHint === error ? undefined : givenHint;
   const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className={`field${error ? ' field-invalid' : ''}`}>

@@ -31,6 +31,11 @@ type Step = 'account' | 'progress' | 'photo' | 'about' | 'location' | 'looks' | 
 const ORDER: Step[] = ['account', 'photo', 'about', 'location', 'looks', 'push', 'confirm'];
 const PROGRESS_KEYS = ['signup.progress_checking', 'signup.progress_creating', 'signup.progress_matches', 'signup.progress_mail'] as const;
 const PROGRESS_STEP_MS = 700;
+/** The first step's fields in the order they show, with their labels: the error summary lists each invalid one. */
+const ACCOUNT_FIELDS = ['signup_message', 'name', 'email', 'password', 'date_of_birth'] as const;
+const FIELD_LABELS: Record<string, string> = {
+  signup_message: 'signup.free_message', name: 'auth.username', email: 'auth.email', password: 'auth.password', date_of_birth: 'auth.dob_hint',
+};
 
 /** The signup wizard: account (or free message to a profile), photo, three about-me steps, push prompt, confirm e-mail. */
 export function SignupWizard(props: SignupWizardProps) {
@@ -82,7 +87,7 @@ export function SignupWizard(props: SignupWizardProps) {
     if (!local.success) {
       const keys = fieldErrors(local.issues);
       setFields(Object.fromEntries(Object.entries(keys).map(([field, key]) => [field, t(key, { min: 8, min_age: props.minAge })])));
-      setError(t(Object.values(keys)[0] ?? 'error.invalid_input', { min: 8, min_age: props.minAge }));
+      setError(t('error.invalid_input'));
       setStep('account');
       return;
     }
@@ -144,6 +149,7 @@ export function SignupWizard(props: SignupWizardProps) {
     next();
   }
 
+  const invalid = ACCOUNT_FIELDS.filter((f) => fields[f]);
   const pct = Math.round((ORDER.indexOf(step === 'progress' ? 'account' : step) / (ORDER.length - 1)) * 100);
   const choice = (name: string, values: string[], labelPrefix: string) => (
     <fieldset className="field">
@@ -169,9 +175,16 @@ export function SignupWizard(props: SignupWizardProps) {
         <form method="post" onSubmit={submitAccount} noValidate>
           <Heading tabIndex={-1} ref={heading}>{props.target ? t('signup.title_target', { name: props.target.name }) : t('signup.title', { site: props.siteName })}</Heading>
           {error && (
-            <p className="alert alert-danger" role="alert">
-              {error} {accountExists && <a href="/login">{t('auth.account_exists_login')}</a>}
-            </p>
+            <div className="alert alert-danger" role="alert" data-signup-errors>
+              {invalid.length > 0 ? (
+                <ul>
+                  {invalid.map((f) => (
+                    <li key={f}><a href={`#f-${f}`}>{t(FIELD_LABELS[f], { min_age: props.minAge, name: props.target?.name })}</a>: {fields[f]}</li>
+                  ))}
+                </ul>
+              ) : error}
+              {accountExists && <> <a href="/login">{t('auth.account_exists_login')}</a></>}
+            </div>
           )}
           {props.target && (
             <div className="field">
@@ -286,7 +299,7 @@ export function SignupWizard(props: SignupWizardProps) {
       {step === 'confirm' && (
         <div>
           <Heading tabIndex={-1} ref={heading}>{t('signup.confirm_title')}</Heading>
-          <p>{t('signup.confirm_text')}</p>
+          <p>{t('signup.confirm_text', { email: draft.email })}</p>
           {resent ? <p className="notice" role="status">{t('activation.resent')}</p> : (
             <p><button type="button" className="link-button" onClick={() => actions.resendActivation().then(() => setResent(true)).catch(() => setError(t('error.try_later')))}>{t('activation.resend')}</button></p>
           )}

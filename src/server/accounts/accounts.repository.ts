@@ -1,4 +1,4 @@
-import type { InferResult, Kysely, Transaction } from 'kysely';
+import type { ExpressionBuilder, InferResult, Kysely, Transaction } from 'kysely';
 import { hotQuery } from '../db/database';
 import type { Database, TokenKind, User } from '../db/schema';
 import { hashToken, randomToken } from './tokens';
@@ -121,20 +121,31 @@ export async function createUserToken(db: Q, userId: number, kind: TokenKind, no
   return token;
 }
 
+/** A mailed token that still works: this kind, unused, unexpired, of a member of this site (another site's is unknown here). */
+function liveToken(eb: ExpressionBuilder<Database, 'user_tokens'>, token: string, kind: TokenKind, siteId: string, now: number) {
+  return eb.and([
+    eb('token_hash', '=', hashToken(token)),
+    eb('kind', '=', kind),
+    eb('user_id', 'in', eb.selectFrom('users').select('id').where('site_id', '=', siteId)),
+    eb('used_at', 'is', null),
+    eb('expires_at', '>', now),
+  ]);
+}
+
 /** Marks a live token of this kind used and returns it; undefined for unknown, used, expired or wrong-kind tokens. */
-/** Uses a mailed token once; a token of another site's member is unknown on this site. */
 export async function consumeUserToken(db: Q, token: string, kind: TokenKind, siteId: string, now: number) {
-  const row = await db
+  return db
     .updateTable('user_tokens')
     .set({ used_at: now })
-    .where('token_hash', '=', hashToken(token))
-    .where('kind', '=', kind)
-    .where('user_id', 'in', (eb) => eb.selectFrom('users').select('id').where('site_id', '=', siteId))
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
+    .where((eb) => liveToken(eb, token, kind, siteId, now))
     .returning(['user_id', 'payload'])
     .executeTakeFirst();
-  return row;
+}
+
+/** Whether a mailed token would still work, without using it (a page shows its form only then). */
+export async function isUserTokenLive(db: Q, token: string, kind: TokenKind, siteId: string, now: number): Promise<boolean> {
+  const row = await db.selectFrom('user_tokens').select('user_id').where((eb) => liveToken(eb, token, kind, siteId, now)).executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function countTokensSince(db: Q, userId: number, kind: TokenKind, since: number): Promise<number> {

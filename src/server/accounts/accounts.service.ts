@@ -320,6 +320,11 @@ export async function requestPasswordReset(deps: AccountsDeps, caller: Caller, e
   await sendAccountMail(deps, caller.site, user, 'reset', `${caller.origin}/reset-password/do?token=${token}`);
 }
 
+/** Whether a reset link still works (unused, unexpired, this site's): a used one gets no new-password form. */
+export async function isResetLinkLive(deps: AccountsDeps, site: Site, token: string): Promise<boolean> {
+  return repo.isUserTokenLive(deps.app.db.db, token, 'reset', site.id, deps.app.clock.now());
+}
+
 /** Sets a new password from a reset link; every session of the member ends. */
 export async function resetPassword(deps: AccountsDeps, caller: Caller, token: string, password: string): Promise<{ user: User; token: string }> {
   const { app } = deps;

@@ -48,6 +48,13 @@ export async function countStartedConversations(db: Q, profileId: number): Promi
   return Number(row.n);
 }
 
+/** Text messages a member sent for free (the site's free_messages count these). */
+export async function countFreeTexts(db: Q, profileId: number): Promise<number> {
+  const row = await db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('sender_profile_id', '=', profileId).where('kind', '=', 'text').where('credits', '=', 0).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export function findMessageByClientId(db: Q, senderProfileId: number, clientId: string) {
   return db.selectFrom('messages').selectAll().where('sender_profile_id', '=', senderProfileId).where('client_id', '=', clientId).executeTakeFirst();
 }

@@ -14,6 +14,7 @@ import type { Database, Message, User } from '../db/schema';
 import { sqlTrue } from '../db/database';
 import { lockMember } from '../db/locks';
 import { recordEvents } from '../events/events.service';
+import { lowestMessagePrice } from '../payments/payments.service';
 import { encodeImage } from '../photos/photos.service';
 import { wakeJobRunners } from '../jobs/job-runner';
 import { queueImageScore } from '../safety/images.service';
@@ -187,12 +188,27 @@ export async function listChats(app: AppContext, _site: Site, user: User): Promi
   return { chats, unread_messages: chats.reduce((n, c) => n + c.num_unread_messages, 0) };
 }
 
+/** The balance and free texts the price rule reads (free texts counted only where the site gives any). */
+async function priceFactsOf(db: Q, site: Site, user: User, own: number) {
+  const credits = await creditsOf(db, user.id);
+  const freeTexts = !user.paid_user && site.free_messages > 0 ? await repo.countFreeTexts(db, own) : 0;
+  return { credits, freeTexts };
+}
+
+/** What the member's next text message costs in credits: the one rule for sending and for the composer's hint. */
+export function textMessageCredits(site: Site, user: User, facts: { credits: number; freeTexts: number }): number {
+  if (!user.paid_user && site.free_messages > 0 && facts.freeTexts < site.free_messages) return 0;
+  // Premium members keep chatting at zero credits where the site allows it (SPEC §6; payments.premium_chat_at_zero).
+  if (user.paid_user && site.payments.premium_chat_at_zero && facts.credits < site.message_credits) return 0;
+  return site.message_credits;
+}
+
 /**
  * Opens a conversation (by id, or by partner profile for /members/{id}/chat): a page of history,
  * what the member may do, and the prices. Opening without `before` sets its unread count to 0.
  */
 export async function openConversation(
-  app: AppContext, site: Site, user: User, target: { conversation?: number; profile_id?: number; before?: number },
+  app: AppContext, site: Site, user: User, target: { conversation?: number; profile_id?: number; before?: number }, ipCountry: string | null = null,
 ): Promise<ConversationView> {
   const db = app.db.db;
   const ownProfile = await ownProfileOf(db, user);
@@ -229,7 +245,8 @@ export async function openConversation(
     blocked_reason: await sendBlockReason(db, own, partner, conversationId),
     self_unconfirmed: user.status === 'not_confirmed' && partner.user_id !== null,
     prices: { message: site.message_credits, photo: site.photo_credits, gift: site.gift_credits },
-    minimum_cost: site.minimum_message_costs[ownProfile.country] ?? null,
+    message_price: textMessageCredits(site, user, await priceFactsOf(db, site, user, own)),
+    minimum_cost: (await lowestMessagePrice(app, site, user, ipCountry)) ?? site.minimum_message_costs[ownProfile.country] ?? null,
     message_length: site.message_length,
     messages: await flagsOfReceived(db, page.rows.map(repo.toChatMessage), own),
     has_more: page.hasMore,
@@ -331,11 +348,8 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
     body = (input.text ?? '').trim();
     if (!body) throw new ChatRuleError('empty', 'chat_error.empty', 400);
     if (body.length > site.message_length) throw new ChatRuleError('too_long', 'chat_error.too_long', 400, { max: site.message_length });
-    price = site.message_credits;
+    price = textMessageCredits(site, user, facts);
     ledgerReason = 'message';
-    if (!user.paid_user && site.free_messages > 0 && facts.freeTexts < site.free_messages) price = 0;
-    // Premium members keep chatting at zero credits where the site allows it (SPEC §6; payments.premium_chat_at_zero).
-    if (user.paid_user && site.payments.premium_chat_at_zero && price > 0 && facts.credits < price) price = 0;
   } else if (input.kind === 'gift') {
     const item = GIFTS.find((g) => g.id === input.gift);
     if (!item) throw new ChatRuleError('invalid_gift', 'error.invalid_input', 400);

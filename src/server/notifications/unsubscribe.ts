@@ -4,6 +4,7 @@ import { NOTIFICATION_TYPES, type NotificationType } from '../../shared/accounts
 import type { AppContext } from '../app-context';
 import type { Database } from '../db/schema';
 import { RuleError } from '../rule-error';
+import { isLocale, type Locale } from '../../shared/locales';
 import type { Site } from '../../shared/site.schema';
 
 const secrets = new WeakMap<Kysely<Database>, Promise<Buffer>>();
@@ -48,8 +49,11 @@ export function readUnsubscribeToken(secret: Buffer, siteId: string, token: stri
 
 export class UnsubscribeError extends RuleError {}
 
-/** What a link offers: its type, for the confirmation page. Throws a translated 400/403 for a bad link. */
-export async function checkUnsubscribeLink(app: AppContext, site: Site, token: string): Promise<{ userId: number; type: NotificationType }> {
+/**
+ * What a link offers: its type, and the language its member chose (the page reached from their mail speaks it).
+ * Throws a translated 400/403 for a bad link.
+ */
+export async function checkUnsubscribeLink(app: AppContext, site: Site, token: string): Promise<{ userId: number; type: NotificationType; language: Locale | null }> {
   const secret = await unsubscribeSecret(app.db.db);
   const found = readUnsubscribeToken(secret, site.id, token);
   if (!found) {
@@ -59,14 +63,14 @@ export async function checkUnsubscribeLink(app: AppContext, site: Site, token: s
       ? new UnsubscribeError('unsubscribe_other_site', 'unsubscribe.other_site', 403)
       : new UnsubscribeError('unsubscribe_invalid', 'unsubscribe.invalid', 400);
   }
-  const user = await app.db.db.selectFrom('users').select('id').where('id', '=', found.userId).where('site_id', '=', site.id).where('erased_at', 'is', null).executeTakeFirst();
+  const user = await app.db.db.selectFrom('users').select(['id', 'language']).where('id', '=', found.userId).where('site_id', '=', site.id).where('erased_at', 'is', null).executeTakeFirst();
   if (!user) throw new UnsubscribeError('unsubscribe_invalid', 'unsubscribe.invalid', 400);
-  return found;
+  return { ...found, language: user.language && isLocale(user.language) ? user.language : null };
 }
 
 /** One-click unsubscribe (RFC 8058): switches that one e-mail type off for that one member, no login. */
-export async function unsubscribe(app: AppContext, site: Site, token: string): Promise<{ type: NotificationType }> {
-  const { userId, type } = await checkUnsubscribeLink(app, site, token);
+export async function unsubscribe(app: AppContext, site: Site, token: string): Promise<{ type: NotificationType; language: Locale | null }> {
+  const { userId, type, language } = await checkUnsubscribeLink(app, site, token);
   await app.db.db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom('users').select('email_prefs').where('id', '=', userId).executeTakeFirstOrThrow();
     let prefs: Record<string, boolean> = {};
@@ -78,5 +82,5 @@ export async function unsubscribe(app: AppContext, site: Site, token: string): P
     await trx.updateTable('users').set({ email_prefs: JSON.stringify({ ...prefs, [type]: false }) }).where('id', '=', userId).execute();
   });
   await app.sessions.invalidate({ users: [userId] });
-  return { type };
+  return { type, language };
 }

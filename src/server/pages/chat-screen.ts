@@ -20,7 +20,7 @@ export async function loadChatScreen(locals: App.Locals, target: { conversation:
   if (!target) return { status: 200, chats: await listChats(services.app, ctx.site, row), conversation: null };
   try {
     // Opened first, so the list already counts this conversation as read.
-    const conversation = await openConversation(services.app, ctx.site, row, target);
+    const conversation = await openConversation(services.app, ctx.site, row, target, ctx.country);
     return { status: 200, chats: await listChats(services.app, ctx.site, row), conversation };
   } catch (err) {
     if (!(err instanceof RuleError)) throw err;

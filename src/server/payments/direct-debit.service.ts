@@ -1,3 +1,5 @@
+import { countryName } from '../../shared/geo/country-names';
+import type { Locale } from '../../shared/locales';
 import { createHash, randomInt } from 'node:crypto';
 import { electronicFormatIBAN, extractIBAN, isSEPACountry, isValidIBAN } from 'ibantools';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
@@ -39,12 +41,13 @@ export function parseIban(raw: string): { iban: string; country: string } | null
   return isSEPACountry(country) ? { iban, country } : null;
 }
 
-async function mandateInfo(app: AppContext, site: Site, user: User): Promise<MandateInfo> {
+async function mandateInfo(app: AppContext, site: Site, user: User, locale: Locale): Promise<MandateInfo> {
+  const { creditor } = site.payments;
   const count = await app.db.db.selectFrom('dd_mandates').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', user.id).executeTakeFirstOrThrow();
   return {
-    creditor_name: site.payments.creditor.name,
-    creditor_id: site.payments.creditor.id,
-    creditor_address: site.payments.creditor.address,
+    creditor_name: creditor.name,
+    creditor_id: creditor.id,
+    creditor_address: `${creditor.address}, ${countryName(creditor.country ?? site.company.country, locale)}`,
     mandate_reference: `${site.id.slice(0, 3).toUpperCase()}-DD-${String(user.id).padStart(8, '0')}-${Number(count.n) + 1}`,
   };
 }
@@ -77,7 +80,7 @@ export async function directDebitInfo(
     offer = { bundle: priced.bundle, quote: priced.quote };
   }
   return {
-    mandate: await mandateInfo(app, site, user),
+    mandate: await mandateInfo(app, site, user, caller.locale),
     blocked: await isBlocked(app, user),
     limit_reached: used.count >= limits.max_per_30_days || used.total >= limits.max_amount_per_30_days,
     remaining: Math.max(0, limits.max_per_30_days - used.count),
@@ -162,7 +165,7 @@ export async function submitDirectDebit(app: AppContext, caller: Caller, user: U
   if (check === 'invalid') throw new RuleError('sms_invalid', 'payments.sms_invalid', 400, {}, { sms_code: 'payments.sms_invalid' });
 
   const provider = await requireProvider(app);
-  const info = await mandateInfo(app, site, user);
+  const info = await mandateInfo(app, site, user, caller.locale);
   const now = app.clock.now();
   let customerId: string;
   let mandate: { id: string; status: string };

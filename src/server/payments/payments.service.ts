@@ -129,6 +129,29 @@ function evidencedCountries(site: Site, evidence: CountryEvidence): string[] {
   return Object.keys(site.payments.countries).filter((c) => backed.includes(c));
 }
 
+/** The bundles on offer in a payment country, each priced with the active discount where it fits. */
+async function offersFor(app: AppContext, site: Site, user: User | null, country: string, code?: string) {
+  const pc = requireCountry(site, country);
+  const { discount, timeBonus } = await activeDiscountFor(app, site, user, code);
+  const offers: BundleOffer[] = listBundles(site).map((bundle) => {
+    const fits = fittingDiscount(discount, false, { country, currency: pc.currency, listAmount: bundle.prices[pc.currency] ?? 0 });
+    return { bundle, quote: quoteBundle(site, bundle, country, fits ? fits.view : null) as Quote };
+  });
+  return { offers, discount, timeBonus };
+}
+
+/**
+ * What one text message costs the member in money at best: the cheapest bundle per message in their payment
+ * country, the running discount (time bonus or welcome code) applied, as /credits prices it. Null without bundles.
+ */
+export async function lowestMessagePrice(app: AppContext, site: Site, user: User, ipCountry: string | null): Promise<{ costs: number; currency: string } | null> {
+  const country = defaultPaymentCountry(site, ipCountry, await repo.profileCountryOf(app.db.db, user.id));
+  if (!site.payments.countries[country]) return null;
+  const { offers } = await offersFor(app, site, user, country);
+  const lowest = Math.min(...offers.map((o) => o.quote.price_per_message));
+  return Number.isFinite(lowest) ? { costs: lowest / 100, currency: offers[0].quote.currency } : null;
+}
+
 /** GET /api/credits.php — bundles for the payment country with the active discount, methods, balance. */
 export async function creditsOverview(
   app: AppContext, caller: Caller & { country: string | null }, user: User | null, query: { country?: string; discount?: string },
@@ -137,11 +160,7 @@ export async function creditsOverview(
   const { country, evidence } = await paymentCountryFor(app, caller, user, query.country);
   const pc = requireCountry(site, country);
   const countries = evidence ? evidencedCountries(site, evidence) : Object.keys(site.payments.countries);
-  const { discount, timeBonus } = await activeDiscountFor(app, site, user, query.discount);
-  const offers: BundleOffer[] = listBundles(site).map((bundle) => {
-    const fits = fittingDiscount(discount, false, { country, currency: pc.currency, listAmount: bundle.prices[pc.currency] ?? 0 });
-    return { bundle, quote: quoteBundle(site, bundle, country, fits ? fits.view : null) as Quote };
-  });
+  const { offers, discount, timeBonus } = await offersFor(app, site, user, country, query.discount);
   let repeat: CreditsResponse['repeat'] = null;
   if (user?.paid_user) {
     const last = await repo.lastRepeatablePayment(app.db.db, site.id, user.id);

@@ -35,7 +35,7 @@ export function chatRoutes(app: AppContext) {
   routes.get('/chat.php', handler({ member: true }, async (c, _b, user) => {
     const query = v.safeParse(OpenQuery, c.req.query());
     if (!query.success) return jsonError(c, 400, 'invalid_input', 'error.invalid_input');
-    return c.json(await chat.openConversation(app, c.var.ctx.site, user, query.output));
+    return c.json(await chat.openConversation(app, c.var.ctx.site, user, query.output, c.var.ctx.country));
   }));
   routes.post('/chat-read.php', handler({ member: true, schema: ReadChatSchema }, async (c, body, user) =>
     c.json({ unread_messages: await chat.markRead(app, user, body.conversation) })));
