@@ -6,6 +6,17 @@ import { expect, hydrated, skipEntryWarning, test, tr } from './fixtures';
 
 const DIR = 'docs/screenshots';
 const DEMO = { email: 'premium@kindred.example', password: 'kindred-demo-2026' };
+const FREE = { email: 'free@kindred.example', password: 'kindred-demo-2026' };
+
+async function logIn(page: Page, who: { email: string; password: string }) {
+  await page.goto('/login');
+  await hydrated(page);
+  await page.getByLabel(tr('en', 'auth.email')).fill(who.email);
+  await page.getByLabel(tr('en', 'auth.password')).fill(who.password);
+  await page.getByRole('button', { name: tr('en', 'auth.login_button') }).click();
+  await expect(page).toHaveURL(/\/members/);
+  await hydrated(page);
+}
 
 async function shoot(page: Page, name: string, project: string, path?: string) {
   if (path) {
@@ -28,13 +39,7 @@ test('main screens', async ({ page }, info) => {
   await shoot(page, 'home', project, '/');
   await shoot(page, 'signup', project, '/signup');
 
-  await page.goto('/login');
-  await hydrated(page);
-  await page.getByLabel(tr('en', 'auth.email')).fill(DEMO.email);
-  await page.getByLabel(tr('en', 'auth.password')).fill(DEMO.password);
-  await page.getByRole('button', { name: tr('en', 'auth.login_button') }).click();
-  await expect(page).toHaveURL(/\/members/);
-  await hydrated(page);
+  await logIn(page, DEMO);
   await shoot(page, 'search', project);
 
   // A demo member with several photos (a premium member sees them all).
@@ -53,4 +58,14 @@ test('main screens', async ({ page }, info) => {
   await shoot(page, 'chat', project, `${profile}/chat`);
   await shoot(page, 'likes', project, '/likes');
   await shoot(page, 'credits', project, '/credits');
+});
+
+test('a new free member', async ({ page }, info) => {
+  test.setTimeout(60_000);
+  const project = info.project.name;
+  await skipEntryWarning(page);
+  // The demo's free member signed up when the demo was seeded: the welcome bonus runs.
+  await logIn(page, FREE);
+  await shoot(page, 'free-search', project);
+  await shoot(page, 'free-settings', project, '/settings');
 });
