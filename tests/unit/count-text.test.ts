@@ -15,10 +15,10 @@ describe('counted lander texts', () => {
 
   it('uses Polish few and many forms', () => {
     const forms = pluralForms('pl', 'lander.map_members');
-    expect(countText(forms, 'pl', 1)).toBe('1 użytkownik');
-    expect(countText(forms, 'pl', 3)).toBe('3 użytkownicy');
-    expect(countText(forms, 'pl', 5)).toBe('5 użytkowników');
-    expect(countText(forms, 'pl', 22)).toBe('22 użytkownicy');
+    expect(countText(forms, 'pl', 1)).toBe('1 osoba');
+    expect(countText(forms, 'pl', 3)).toBe('3 osoby');
+    expect(countText(forms, 'pl', 5)).toBe('5 osób');
+    expect(countText(forms, 'pl', 22)).toBe('22 osoby');
   });
 
   it('has a one and an other form that differ in every locale, for each counted lander and home text', () => {
