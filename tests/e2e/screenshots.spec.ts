@@ -25,7 +25,11 @@ async function shoot(page: Page, name: string, project: string, path?: string) {
   }
   // Fonts and the pictures in view loaded (member pages keep a live connection: never "network idle").
   await page.waitForFunction(() => document.fonts.status === 'loaded'
-    && [...document.images].filter((img) => img.getBoundingClientRect().top < innerHeight).every((img) => img.complete));
+    && [...document.images].filter((img) => {
+      // Shown and in view (a lazy picture the layout hides never loads).
+      const box = img.getBoundingClientRect();
+      return box.width > 0 && box.top < innerHeight;
+    }).every((img) => img.complete));
   await page.screenshot({ path: `${DIR}/${name}-${project}.png`, animations: 'disabled', caret: 'hide', scale: 'css' });
 }
 
