@@ -5,26 +5,9 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_HEADERS, signupMember } from '../helpers/members';
+import { bombPng } from '../helpers/images';
 import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
 
-
-function crc32(buf: Buffer): number {
-  let crc = ~0;
-  for (const byte of buf) {
-    crc ^= byte;
-    for (let k = 0; k < 8; k++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
-  }
-  return ~crc >>> 0;
-}
-
-/** A tiny PNG whose header claims 20000×20000 pixels: a decompression bomb as far as the decoder knows. */
-async function bombPng() {
-  const png = Buffer.from(await sharp({ create: { width: 1, height: 1, channels: 3, background: '#fff' } }).png().toBuffer());
-  png.writeUInt32BE(20000, 16);
-  png.writeUInt32BE(20000, 20);
-  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
-  return png;
-}
 
 const jpegWithGps = () =>
   sharp({ create: { width: 300, height: 200, channels: 3, background: '#c55' } })

@@ -9,6 +9,7 @@ import {
 } from '../../src/server/safety/images';
 import type { ChatMessage, ImageSafety } from '../../src/shared/chat.contract';
 import { view } from '../helpers/chat-fixtures';
+import { bombPng } from '../helpers/images';
 
 const solid = (width: number, height: number, background: string, format: 'png' | 'jpeg' | 'webp' = 'png') =>
   sharp({ create: { width, height, channels: 3, background } })[format]().toBuffer();
@@ -21,23 +22,6 @@ const landscape = () =>
       { input: Buffer.from('<svg width="120" height="120"><circle cx="60" cy="60" r="50" fill="#ffd23f"/></svg>'), top: 40, left: 460 },
     ])
     .jpeg().toBuffer();
-
-function crc32(buf: Buffer): number {
-  let crc = ~0;
-  for (const byte of buf) {
-    crc ^= byte;
-    for (let k = 0; k < 8; k++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
-  }
-  return ~crc >>> 0;
-}
-/** A valid 1×1 PNG whose header claims 30000×30000 pixels (a decompression bomb to the decoder). */
-async function bomb() {
-  const png = Buffer.from(await solid(1, 1, '#fff'));
-  png.writeUInt32BE(30000, 16);
-  png.writeUInt32BE(30000, 20);
-  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
-  return png;
-}
 
 const message = (safety: ImageSafety, sender = 2, createdAt = 1_000): ChatMessage => ({
   id: 1, conversation_id: 1, sender_profile_id: sender, kind: 'image', text: null, gift: null, created_at: createdAt,
@@ -91,7 +75,7 @@ describe('the explicit-image scorer', () => {
     const png = Buffer.from(await solid(200, 200, '#123'));
     const truncated = png.subarray(0, png.length - 40);
     const noise = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) % 256));
-    for (const body of [Buffer.alloc(0), Buffer.from('GIF89a…not really'), truncated, noise, await bomb()]) {
+    for (const body of [Buffer.alloc(0), Buffer.from('GIF89a…not really'), truncated, noise, await bombPng(30000)]) {
       expect(await scoreImage(scorer, body)).toMatchObject({ status: 'failed' });
     }
   });
@@ -129,7 +113,7 @@ describe('the nsfwjs model (in its worker thread)', () => {
 
   it('keeps working after hostile input: wrong-sized pixels are refused by the worker, bad files never reach it', async () => {
     await expect(scorer.score(new Uint8Array(17))).rejects.toThrow(/expected/);
-    expect(await scoreImage(scorer, await bomb())).toMatchObject({ status: 'failed' });
+    expect(await scoreImage(scorer, await bombPng(30000))).toMatchObject({ status: 'failed' });
     expect(await scoreImage(scorer, Buffer.alloc(0))).toMatchObject({ status: 'failed' });
     expect(await scoreImage(scorer, await solid(100, 100, '#0a0'))).toMatchObject({ status: 'scored' });
   }, 60_000);
