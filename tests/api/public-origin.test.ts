@@ -19,7 +19,11 @@ const POISON = { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https
 /** Every absolute link in the mails to `to`. */
 async function linksTo(t: TestApp, to: string): Promise<string[]> {
   const mails = await t.app.db.db.selectFrom('mails').select(['text', 'html']).where('to_address', '=', to).execute();
-  return mails.flatMap((m) => [...`${m.text} ${m.html}`.matchAll(/https?:\/\/[^\s"'<>]+/g)].map((x) => x[0]));
+  // Links: every address in the text part, and every href/src of the HTML part (not its XML namespaces).
+  return mails.flatMap((m) => [
+    ...[...m.text.matchAll(/https?:\/\/[^\s"'<>]+/g)].map((x) => x[0]),
+    ...[...(m.html ?? '').matchAll(/\b(?:href|src)="(https?:\/\/[^"]+)"/g)].map((x) => x[1]),
+  ]);
 }
 
 async function signup(t: TestApp, email: string, host: string, headers: Record<string, string> = {}) {
