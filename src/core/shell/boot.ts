@@ -131,10 +131,10 @@ if ('serviceWorker' in navigator && location.protocol !== 'file:') {
   void navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: 'locale', locale: document.documentElement.lang }));
 }
 
-// Dismissible alerts remember when they were dismissed (SPEC §9 keys).
+// Dismissible alerts remember when they were dismissed (SPEC §9 keys); ones dismissed before are already gone
+// (an inline script of src/components/MemberAlerts.astro removes them before first paint).
 for (const alert of document.querySelectorAll<HTMLElement>('[data-dismiss-key]')) {
   const key = alert.dataset.dismissKey as string;
-  if (readStorage(localStorage, key)) alert.remove();
   alert.querySelector('[data-dismiss]')?.addEventListener('click', () => {
     writeStorage(localStorage, key, String(Date.now()));
     alert.remove();

@@ -21,6 +21,7 @@ import { queueImageScore } from '../safety/images.service';
 import { cardsByIds, requireOwnProfile } from '../profiles/profiles.service';
 import { RuleError } from '../rule-error';
 import * as repo from './chat.repository';
+import { textMessageCredits } from './message-price';
 import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
 import { isUniqueViolation } from '../db/unique-violation';
 import { flagsOfReceived, forRecipient, recordTextSignals, refuseUnconfirmed, screenText, spamFacts, spamVerdict, type TextScreen } from '../safety/safety.service';
@@ -195,14 +196,6 @@ async function priceFactsOf(db: Q, site: Site, user: User, own: number) {
   return { credits, freeTexts };
 }
 
-/** What the member's next text message costs in credits: the one rule for sending and for the composer's hint. */
-export function textMessageCredits(site: Site, user: User, facts: { credits: number; freeTexts: number }): number {
-  if (!user.paid_user && site.free_messages > 0 && facts.freeTexts < site.free_messages) return 0;
-  // Premium members keep chatting at zero credits where the site allows it (SPEC §6; payments.premium_chat_at_zero).
-  if (user.paid_user && site.payments.premium_chat_at_zero && facts.credits < site.message_credits) return 0;
-  return site.message_credits;
-}
-
 /**
  * Opens a conversation (by id, or by partner profile for /members/{id}/chat): a page of history,
  * what the member may do, and the prices. Opening without `before` sets its unread count to 0.
@@ -246,7 +239,7 @@ export async function openConversation(
     self_unconfirmed: user.status === 'not_confirmed' && partner.user_id !== null,
     prices: { message: site.message_credits, photo: site.photo_credits, gift: site.gift_credits },
     message_price: textMessageCredits(site, user, await priceFactsOf(db, site, user, own)),
-    minimum_cost: (await lowestMessagePrice(app, site, user, ipCountry)) ?? site.minimum_message_costs[ownProfile.country] ?? null,
+    minimum_cost: (await lowestMessagePrice(app, site, user, ipCountry, ownProfile.country)) ?? site.minimum_message_costs[ownProfile.country] ?? null,
     message_length: site.message_length,
     messages: await flagsOfReceived(db, page.rows.map(repo.toChatMessage), own),
     has_more: page.hasMore,
@@ -372,7 +365,7 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
   let verdict: ReturnType<typeof spamVerdict> = null;
   if (body !== null) {
     screen = screenText(body, user.language);
-    verdict = spamVerdict(screen.fingerprint, partner.id, screen.fingerprint === null ? { recent: [], held: [] } : await spamFacts(db, own, app.clock.now()));
+    verdict = spamVerdict(screen.fingerprint, partner.id, screen.fingerprint === null ? { recent: [], held: [] } : await spamFacts(db, { userId: user.id, profileId: own }, app.clock.now()));
     refuseUnconfirmed(screen, verdict, Boolean(options.free) || input.kind !== 'text' || input.confirmed === true, site.name);
   }
 

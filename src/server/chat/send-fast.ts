@@ -9,6 +9,7 @@ import type { BusEvent } from '../events/bus';
 import { announceByMail } from '../notifications/notifications.service';
 import { rememberOwnProfile } from '../profiles/own-profile';
 import { noticeReach, toChatMessage } from './chat.repository';
+import { textMessageCredits } from './message-price';
 import { SPAM_WINDOW_MS } from '../../shared/safety.contract';
 import { plainText, screenText, spamVerdict } from '../safety/safety.service';
 
@@ -119,7 +120,7 @@ function statementsOf(sqlite: SQLite.Database): Statements {
     insertEvent: p('insert into events (user_id, type, data, created_at) values (?, ?, ?, ?)'),
     // safety.service.ts spamFacts and recordTextSignals (issue 26).
     recentFingerprints: p('select recipient_profile_id, fingerprint from message_fingerprints where sender_profile_id = ? and created_at > ?'),
-    heldFingerprints: p(`select fingerprint from safety_signals where profile_id = ? and kind = 'spam' and status = 'open'`),
+    heldFingerprints: p(`select fingerprint from safety_signals where user_id = ? and kind = 'spam' and status = 'open'`),
     insertFingerprint: p('insert into message_fingerprints (sender_profile_id, recipient_profile_id, fingerprint, created_at) values (?, ?, ?, ?)'),
   };
   statementsByHandle.set(sqlite, st);
@@ -179,13 +180,13 @@ function check(st: Statements, app: AppContext, site: Site, user: User, input: S
     // The safety check (issue 26): a text it finds anything in (a flag, spam) is sendMessage's.
     const screen = screenText(body, user.language);
     const facts = screen.fingerprint === null ? { recent: [], held: [] }
-      : { recent: st.recentFingerprints.all(own.id, app.clock.now() - SPAM_WINDOW_MS), held: st.heldFingerprints.all(own.id) };
+      : { recent: st.recentFingerprints.all(own.id, app.clock.now() - SPAM_WINDOW_MS), held: st.heldFingerprints.all(user.id) };
     if (!plainText(screen, spamVerdict(screen.fingerprint, partner.id, facts))) return null;
     fingerprint = screen.fingerprint;
-    price = site.message_credits;
+    price = textMessageCredits(site, user, {
+      credits: creditsOf(st, user.id), freeTexts: !user.paid_user && site.free_messages > 0 ? st.freeTexts.get(own.id)!.n : 0,
+    });
     reason = 'message';
-    if (!user.paid_user && site.free_messages > 0 && st.freeTexts.get(own.id)!.n < site.free_messages) price = 0;
-    if (user.paid_user && site.payments.premium_chat_at_zero && price > 0 && creditsOf(st, user.id) < price) price = 0;
   } else if (input.kind === 'gift') {
     const item = GIFTS.find((g) => g.id === input.gift);
     if (!item) return null;

@@ -144,8 +144,10 @@ async function offersFor(app: AppContext, site: Site, user: User | null, country
  * What one text message costs the member in money at best: the cheapest bundle per message in their payment
  * country, the running discount (time bonus or welcome code) applied, as /credits prices it. Null without bundles.
  */
-export async function lowestMessagePrice(app: AppContext, site: Site, user: User, ipCountry: string | null): Promise<{ costs: number; currency: string } | null> {
-  const country = defaultPaymentCountry(site, ipCountry, await repo.profileCountryOf(app.db.db, user.id));
+export async function lowestMessagePrice(
+  app: AppContext, site: Site, user: User, ipCountry: string | null, profileCountry: string | null,
+): Promise<{ costs: number; currency: string } | null> {
+  const country = defaultPaymentCountry(site, ipCountry, profileCountry);
   if (!site.payments.countries[country]) return null;
   const { offers } = await offersFor(app, site, user, country);
   const lowest = Math.min(...offers.map((o) => o.quote.price_per_message));

@@ -62,13 +62,16 @@ export function plainText(screen: TextScreen, verdict: 'held' | 'spam' | null): 
   return screen.flags.length === 0 && verdict === null;
 }
 
-/** The sender's fingerprints of the window and the spam staff hold (Kysely; send-fast.ts reads the same with prepared statements). */
-export async function spamFacts(db: Q, senderProfileId: number, now: number): Promise<SpamFacts> {
+/**
+ * The sender's fingerprints of the window and the spam staff hold, by the sender's user (the signals' index)
+ * (Kysely; send-fast.ts reads the same with prepared statements).
+ */
+export async function spamFacts(db: Q, sender: { userId: number; profileId: number }, now: number): Promise<SpamFacts> {
   const [recent, held] = await Promise.all([
     db.selectFrom('message_fingerprints').select(['recipient_profile_id', 'fingerprint'])
-      .where('sender_profile_id', '=', senderProfileId).where('created_at', '>', now - SPAM_WINDOW_MS).execute(),
+      .where('sender_profile_id', '=', sender.profileId).where('created_at', '>', now - SPAM_WINDOW_MS).execute(),
     db.selectFrom('safety_signals').select('fingerprint')
-      .where('profile_id', '=', senderProfileId).where('kind', '=', 'spam').where('status', '=', 'open').execute(),
+      .where('user_id', '=', sender.userId).where('kind', '=', 'spam').where('status', '=', 'open').execute(),
   ]);
   return { recent, held };
 }
