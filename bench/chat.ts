@@ -134,9 +134,9 @@ async function runServerSide() {
   let openSubscriptions = 0;
   let published = 0;
   const bus: EventBus = {
-    publish(events, options) {
+    publish(events) {
       published += events.length;
-      return inner.publish(events, options);
+      return inner.publish(events);
     },
     invalidate: (message) => inner.invalidate(message),
     onInvalidate: (listener) => inner.onInvalidate(listener),

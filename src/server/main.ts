@@ -63,8 +63,7 @@ export async function startServer(config: Config = readConfig(), overrides: Part
   const pages = createPageCache(app.db, app.clock, config.pageCacheMs);
   // Layouts of member pages kept to put fresh bodies in (src/server/pages/member-frame.ts).
   const frames = config.memberFrames ? new FrameStore() : null;
-  // The search fast path may send a visitor's answer in the brotli/gzip form this compression would make.
-  const api = createApiNodeListener(app, (req, res, next) => void compress(req as never, res as never, next), { encodesLikeAround: true });
+  const api = createApiNodeListener(app, (req, res, next) => void compress(req as never, res as never, next));
   const securityHeaders = (secure: boolean) => ({ ...baseSecurityHeaders(secure), 'Content-Security-Policy': NON_HTML_CSP });
   const headersBySecurity = { true: securityHeaders(true), false: securityHeaders(false) };
 

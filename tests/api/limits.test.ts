@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ABUSE_LIMITS, FREE_CONVERSATIONS, FREE_LIKES_PER_DAY, FREE_PHOTOS, SWIPES_PER_DAY_FREE } from '../../src/shared/constants';
 import { RESETS_PER_DAY } from '../../src/server/accounts/accounts.service';
 import { ACCOUNT_FAILURES, IP_FAILURES } from '../../src/server/accounts/login-limiter';
-import { RateLimitError } from '../../src/server/limits/abuse-limits';
 import { JSON_HEADERS, activeMember, post } from '../helpers/members';
-import { openDatabase } from '../../src/server/db/database';
 import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
 
 const PARALLEL = 8;
@@ -188,61 +186,3 @@ for (const dialect of DIALECTS) {
     });
   });
 }
-
-describe('an abuse limit counted inside the caller\'s SQLite transaction (AbuseLimits.inTransaction)', () => {
-  let t: TestApp;
-  beforeAll(async () => { t = await createTestApp('sqlite'); });
-  afterAll(() => t.close());
-
-  it('writes the same rows and answers the same as the limiter itself, window, block and a new window included', async () => {
-    const sqlite = t.app.db.raw.sqlite!;
-    const count = t.app.abuse.inTransaction?.('message_minute', sqlite);
-    expect(count).toBeTypeOf('function');
-    const { points, seconds } = ABUSE_LIMITS.message_minute;
-    const row = (key: string) => sqlite.prepare('select points, expire from rate_limits where key = ?').get(`abuse_message_minute:${key}`) as { points: number; expire: number } | undefined;
-    let now = 1_700_000_000_000;
-    const clock = vi.spyOn(Date, 'now').mockImplementation(() => now);
-    try {
-      // The same moments for both keys: one counted by the library (its own transaction), one inside ours.
-      const moments = [
-        ...Array.from({ length: points + 3 }, (_, k) => k * 100), // within the window: the limit, the crossing (block), past it
-        30_000, // still blocked
-        seconds * 1000 + 1_000, // the first window is over, but not the block (a minute from the crossing)
-        points * 100 + seconds * 1000 + 1, // the block is over: a new window
-        points * 100 + seconds * 1000 + 2,
-      ];
-      const start = now;
-      const answers: boolean[] = [];
-      for (const at of moments) {
-        now = start + at;
-        const viaLibrary = await t.app.abuse.consume('message_minute', 'lib').then(() => true, (err) => {
-          expect(err).toBeInstanceOf(RateLimitError);
-          return false;
-        });
-        const inside = sqlite.transaction(() => count!('own'))();
-        expect(inside, `at +${at} ms`).toBe(viaLibrary);
-        answers.push(inside);
-        expect(row('own'), `at +${at} ms`).toEqual(row('lib'));
-      }
-      expect(answers).toEqual([...Array(points).fill(true), false, false, false, false, false, true, true]);
-      expect(row('own')).toEqual({ points: 2, expire: start + points * 100 + seconds * 1000 + 1 + seconds * 1000 });
-      // Counted in a transaction that rolls back: nothing counted.
-      const before = row('own');
-      expect(() => sqlite.transaction(() => {
-        count!('own');
-        throw new Error('rolled back');
-      })()).toThrow('rolled back');
-      expect(row('own')).toEqual(before);
-      // Only inside a transaction, and only on the limiter's own connection.
-      expect(() => count!('own')).toThrow(/no transaction/);
-      const other = openDatabase(`sqlite:${sqlite.name}`);
-      try {
-        expect(t.app.abuse.inTransaction?.('message_minute', other.raw.sqlite!)).toBeUndefined();
-      } finally {
-        await other.db.destroy();
-      }
-    } finally {
-      clock.mockRestore();
-    }
-  });
-});

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { WriteWatch } from '../db/database';
 import type { EventBus, Invalidation } from '../events/bus';
 import type { MemberExtras } from './accounts.repository';
@@ -39,17 +38,11 @@ interface Entry {
  * the member changed over the event bus (logout, password change/reset, deletion, activation, mail
  * change, every realtime event and every write request the member made — sent after the commit),
  * and (4) the session has not expired. Unknown tokens are never cached.
- *
- * A write that knows exactly what it changed for which members (the fast chat send: the sender's
- * credits, both sides' unread badge) may `patch` their entries instead, synchronously right after its
- * commit; it then leaves the write watch's generation alone, so every other member's entry stays.
  */
 export class SessionCache {
   private readonly entries = new Map<string, Entry>();
   private readonly keysByUser = new Map<number, Set<string>>();
-  /** Names this cache in invalidations that carry `keep` (members it patched itself). */
-  readonly id = randomUUID();
-  /** Moves on every drop and patch: a lookup in flight meanwhile may have read what they replaced. */
+  /** Moves on every drop: a lookup in flight meanwhile may have read what it replaced. */
   private changes = 0;
 
   constructor(
@@ -100,24 +93,9 @@ export class SessionCache {
     return this.bus.invalidate(message);
   }
 
-  /**
-   * Replaces what is cached of one member with `update(member)` (a new object: requests holding the
-   * old one keep it), for a write that committed this very moment and knows its effect exactly.
-   * Other processes learn of the change through the bus as usual (they drop their copies).
-   */
-  patch(userId: number, update: (member: SessionMember) => SessionMember) {
-    this.changes++;
-    for (const key of this.keysByUser.get(userId) ?? []) {
-      const entry = this.entries.get(key);
-      if (entry) this.entries.set(key, { ...entry, member: update(entry.member) });
-    }
-  }
-
   private drop(message: Invalidation) {
     this.changes++;
-    const kept = message.keep?.origin === this.id ? message.keep.users : [];
     for (const userId of message.users ?? []) {
-      if (kept.includes(userId)) continue;
       for (const key of this.keysByUser.get(userId) ?? []) this.entries.delete(key);
       this.keysByUser.delete(userId);
     }

@@ -2,8 +2,8 @@ import type { Site } from '../../shared/site.schema';
 import type { User } from '../db/schema';
 
 /**
- * What the member's next text message costs in credits: the one rule for both send paths (chat.service.ts
- * `sendMessage`, send-fast.ts) and the composer's hint. `freeTexts`: the member's free texts sent so far
+ * What the member's next text message costs in credits: the one rule for sends (chat.service.ts
+ * `sendMessage`) and the composer's hint. `freeTexts`: the member's free texts sent so far
  * (read only where the site gives any to a non-paying member).
  */
 export function textMessageCredits(site: Site, user: Pick<User, 'paid_user'>, facts: { credits: number; freeTexts: number }): number {

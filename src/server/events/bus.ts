@@ -17,9 +17,9 @@ export interface BusEvent {
 export interface EventBus {
   /**
    * Delivers the events and tells every process that the members they reach changed (cached
-   * sessions are dropped), with `keep` passed along (see `Invalidation`).
+   * sessions are dropped).
    */
-  publish(events: BusEvent[], options?: { keep?: Invalidation['keep'] }): Promise<void>;
+  publish(events: BusEvent[]): Promise<void>;
   /**
    * Calls `listener` for the member's events until `close`; `ready` settles once events published
    * from now on are sure to arrive (the Redis subscription is confirmed).
@@ -39,11 +39,6 @@ export interface EventBus {
 export interface Invalidation {
   users?: number[];
   tokens?: string[];
-  /**
-   * Members the session cache `origin` (`SessionCache.id`) already brought up to date itself
-   * (`SessionCache.patch`): that cache keeps them; every other drops them with the rest.
-   */
-  keep?: { origin: string; users: number[] };
 }
 
 const INVALIDATE_CHANNEL = 'kd:invalidate';
@@ -92,8 +87,8 @@ export function createMemoryBus(): EventBus {
   const invalidations = new EventEmitter();
   invalidations.setMaxListeners(0);
   return {
-    async publish(events, options) {
-      if (events.length) invalidations.emit('message', { users: usersOf(events), keep: options?.keep } satisfies Invalidation);
+    async publish(events) {
+      if (events.length) invalidations.emit('message', { users: usersOf(events) } satisfies Invalidation);
       for (const event of events) local.deliver(event);
     },
     async invalidate(message) {
@@ -128,10 +123,10 @@ export function createRedisBus(url: string, logger?: Logger): EventBus {
     }
   });
   return {
-    async publish(events, options) {
+    async publish(events) {
       if (events.length === 0) return;
       const pipeline = pub.pipeline();
-      pipeline.publish(INVALIDATE_CHANNEL, JSON.stringify({ users: usersOf(events), keep: options?.keep } satisfies Invalidation));
+      pipeline.publish(INVALIDATE_CHANNEL, JSON.stringify({ users: usersOf(events) } satisfies Invalidation));
       for (const event of events) pipeline.publish(channelOf(event.userId), JSON.stringify(event));
       await pipeline.exec();
     },

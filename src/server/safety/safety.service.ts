@@ -12,9 +12,8 @@ import { fingerprint, near } from './fingerprint';
 type Q = Kysely<Database> | Transaction<Database>;
 
 /**
- * The safety check of a text send (issue 26), one implementation for both send paths
- * (chat.service.ts `sendMessage` and the SQLite fast path, which hands every text this finds anything
- * in to `sendMessage`): the text's flags, its spam fingerprint, and the verdict on both.
+ * The safety check of a text send (issue 26), run by chat.service.ts `sendMessage`: the text's flags,
+ * its spam fingerprint, and the verdict on both.
  */
 export interface TextScreen {
   flags: TextFlag[];
@@ -57,14 +56,8 @@ export function refuseUnconfirmed(screen: TextScreen, verdict: 'held' | 'spam' |
   throw new SafetyRefusal('safety_confirm', key, 409, { site: siteName });
 }
 
-/** Whether the SQLite fast path may send this text itself: nothing to flag, confirm, hold or count as spam. */
-export function plainText(screen: TextScreen, verdict: 'held' | 'spam' | null): boolean {
-  return screen.flags.length === 0 && verdict === null;
-}
-
 /**
- * The sender's fingerprints of the window and the spam staff hold, by the sender's user (the signals' index)
- * (Kysely; send-fast.ts reads the same with prepared statements).
+ * The sender's fingerprints of the window and the spam staff hold, by the sender's user (the signals' index).
  */
 export async function spamFacts(db: Q, sender: { userId: number; profileId: number }, now: number): Promise<SpamFacts> {
   const [recent, held] = await Promise.all([
