@@ -17,6 +17,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { type ChildProcess, fork } from 'node:child_process';
+import { insertBenchMembers } from './bench-members';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 2000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
@@ -109,13 +110,12 @@ else {
 async function runServerSide() {
   const started = performance.now();
   const loadAvgBefore = loadavg();
-  const [{ default: pino }, { createApiNodeListener }, { createAppContext }, { readConfig }, { createEventBus }, tokens, { refreshPlannerStatistics }] = await Promise.all([
+  const [{ default: pino }, { createApiNodeListener }, { createAppContext }, { readConfig }, { createEventBus }, { refreshPlannerStatistics }] = await Promise.all([
     import('pino'),
     import('../src/server/api/node-listener'),
     import('../src/server/app-context'),
     import('../src/server/config'),
     import('../src/server/events/bus'),
-    import('../src/server/accounts/tokens'),
     import('../src/server/db/seed'),
   ]);
   type EventBus = import('../src/server/events/bus').EventBus;
@@ -161,32 +161,7 @@ async function runServerSide() {
   // Members: confirmed, active, premium, with credits to spare, each with a session.
   const t0 = performance.now();
   const run = randomBytes(4).toString('hex');
-  const now = Date.now();
-  const members: Member[] = [];
-  await app.db.db.transaction().execute(async (trx) => {
-    for (let start = 0; start < CLIENTS; start += 500) {
-      const count = Math.min(500, CLIENTS - start);
-      const emails = Array.from({ length: count }, (_, k) => `bench-${run}-${start + k}@bench.example`);
-      const users = await trx.insertInto('users').values(emails.map((email) => ({
-        site_id: site.id, email, email_normalized: email, password_hash: null, status: 'confirmed' as const, role: 'member' as const,
-        credits: 1_000_000_000, paid_user: 1, language: 'en', email_prefs: '{}', push_prefs: '{}', tracking: null, signup_message: null,
-        target_profile_id: null, api_signup: 0, created_at: now, confirmed_at: now, deleted_at: null, erased_at: null,
-      }))).returning(['id', 'email']).execute();
-      const userIds = new Map(users.map((u) => [u.email, u.id]));
-      const ordered = emails.map((e) => userIds.get(e) as number);
-      const profiles = await trx.insertInto('profiles').values(ordered.map((userId, k) => ({
-        site_id: site.id, user_id: userId, name: `Bench${start + k}`, gender: k % 2 ? ('male' as const) : ('female' as const), sexuality: 'hetero' as const,
-        birth_date: '1990-05-01', country: site.countries[0] ?? 'NL', region: null, city: null, hair_color: null, eye_color: null, body_type: null,
-        relationship_status: null, tattoos: null, about: null, fictional: 0, invisible: 0, status: 'active' as const, last_active_at: now, created_at: now,
-      }))).returning(['id', 'user_id']).execute();
-      const profileOf = new Map(profiles.map((p) => [p.user_id, p.id]));
-      const sessionTokens = ordered.map(() => tokens.randomToken());
-      await trx.insertInto('sessions').values(ordered.map((userId, k) => ({
-        token_hash: tokens.hashToken(sessionTokens[k]), user_id: userId, created_at: now, expires_at: now + 86_400_000, user_agent: 'bench',
-      }))).execute();
-      for (const [k, userId] of ordered.entries()) members.push({ cookie: `kd_session=${sessionTokens[k]}; lang=en`, profileId: profileOf.get(userId) as number });
-    }
-  });
+  const members: Member[] = (await insertBenchMembers(app, CLIENTS)).map(({ cookie, profileId }) => ({ cookie, profileId }));
   const membersMs = performance.now() - t0;
   // Fresh bulk rows: planner statistics at once, as the demo seed does (src/server/db/seed.ts).
   await refreshPlannerStatistics(app);
