@@ -98,9 +98,9 @@ async function evening(ports: number[], members: BenchMember[], seconds = SECOND
       }
     }
   }));
-  const seconds = (performance.now() - started) / 1000;
+  const took = (performance.now() - started) / 1000;
   for (const agent of agents) agent.destroy();
-  return { byKind, seconds };
+  return { byKind, seconds: took };
 }
 
 function print(label: string, result: Awaited<ReturnType<typeof evening>>) {
