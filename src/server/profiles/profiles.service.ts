@@ -291,10 +291,9 @@ async function sharedFirstPageWithout(app: AppContext, site: Site, f: Filters, n
   return kept.slice(0, SEARCH_PAGE_SIZE);
 }
 
-/** A serialised answer, with its compressed forms once someone asked for them. */
+/** A serialised answer. */
 export interface SharedBody {
   json: string;
-  encoded: { br?: Buffer; gzip?: Buffer };
 }
 
 const visitorBodies = sharedCache<SharedBody>();
@@ -309,7 +308,7 @@ export async function visitorSearchBody(app: AppContext, site: Site, filters: Se
   return visitorBodies(app, site, sharedKey(site, filters, filters.page ?? 1, now), async () => {
     const { result, countAt } = await search(app, site, null, filters);
     // Kept no longer than its count may be: SEARCH_COUNT_TTL_MS from when the count began.
-    return { value: { json: JSON.stringify(result), encoded: {} }, ids: [...result.results, ...result.similar].map((c) => c.id), at: countAt };
+    return { value: { json: JSON.stringify(result) }, ids: [...result.results, ...result.similar].map((c) => c.id), at: countAt };
   });
 }
 
