@@ -141,7 +141,7 @@ function nginxConfig(ports: number[], extraListen: string[]): string {
     })
     .join('\n');
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${WORK}/nginx/${t};`).join('\n');
-  return `daemon off;\nworker_processes 1;\npid ${WORK}/nginx/nginx.pid;\nerror_log ${WORK}/nginx/error.log warn;\nevents { worker_connections 1024; }\nhttp {\n${temp}\n${site}\n}\n`;
+  return `daemon off;\nworker_processes 1;\npid ${WORK}/nginx/nginx.pid;\nerror_log ${WORK}/nginx/error.log warn;\nevents { worker_connections 4096; }\nhttp {\n${temp}\n${site}\n}\n`;
 }
 
 export interface Cluster {
@@ -166,6 +166,9 @@ export interface Cluster {
 export async function startCluster(): Promise<Cluster> {
   await requireServices();
   if (!existsSync('dist/server-main.mjs')) throw new Error('dist/server-main.mjs is missing: run `npm run build` first');
+  for (const port of [NGINX_PORT, BASE_PORT + 1, BASE_PORT + 2, SMTP_PORT]) {
+    if (await answers(port)) throw new Error(`port ${port} is taken (a cluster test still running?): stop it, or set CLUSTER_PORT`);
+  }
   rmSync(WORK, { recursive: true, force: true });
   mkdirSync(path.join(WORK, 'nginx'), { recursive: true });
 
