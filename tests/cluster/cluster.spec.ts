@@ -398,5 +398,5 @@ test('rolling restart of each process during a chat at 50 msg/s: nothing lost, n
 
 /** The texts of the bubbles on a member's screen (both sides of the conversation). */
 function screenTexts(page: Page): Promise<string[]> {
-  return page.evaluate(() => [...document.querySelectorAll('.bubble-row')].flatMap((row) => (row.textContent ?? '').match(/\bm[ab]\d+\b/g) ?? []));
+  return page.evaluate(() => [...document.querySelectorAll('.bubble-row:not(.pending) .bubble-text')].map((text) => (text.textContent ?? '').trim()));
 }
