@@ -51,6 +51,14 @@ export interface Config {
   localPayments: boolean;
   /** SMS gateway for direct-debit codes (SMS_API_URL, SMS_API_KEY, SMS_FROM); without it codes go to the dev mailbox. */
   sms: { url: string; key: string | null; from: string } | null;
+  /** METRICS_TOKEN: Bearer token for `/metrics` (Prometheus); without it `/metrics` answers 404. */
+  metricsToken: string | null;
+  /** DRAIN_TIMEOUT_MS: on SIGTERM, how long requests in flight and the job in hand may take before the process exits anyway. */
+  drainTimeoutMs: number;
+  /** DRAIN_DELAY_MS: on SIGTERM, how long `/readyz` answers 503 while still accepting, before the listener closes (balancers with active health checks). */
+  drainDelayMs: number;
+  /** JOB_LEASE_MS: how long a claimed job belongs to its process; past it another process takes it over. */
+  jobLeaseMs: number;
 }
 
 /** Parses `id=origin` pairs; each origin is reduced to scheme://host[:port] and must be http(s). */
@@ -115,5 +123,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mollieApiKey: env.MOLLIE_API_KEY || null,
     localPayments: env.LOCAL_PAYMENTS === '1',
     sms: env.SMS_API_URL ? { url: env.SMS_API_URL, key: env.SMS_API_KEY || null, from: env.SMS_FROM || 'Kindred' } : null,
+    metricsToken: env.METRICS_TOKEN || null,
+    drainTimeoutMs: Math.max(0, Number(env.DRAIN_TIMEOUT_MS ?? 25_000) || 0),
+    drainDelayMs: Math.max(0, Number(env.DRAIN_DELAY_MS ?? 0) || 0),
+    jobLeaseMs: Math.max(1000, Number(env.JOB_LEASE_MS ?? 5 * 60_000) || 5 * 60_000),
   };
 }

@@ -25,6 +25,7 @@ import { memberPageLoader, pageInputsDigest } from './pages/member-page-data';
 import { FrameStore, sendFramed } from './pages/framed-page';
 import { getT } from '../shared/i18n';
 import { inTimeBonusWindow } from '../shared/constants';
+import { createOps } from './ops/ops';
 
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals: object) => Promise<void>;
 
@@ -33,6 +34,8 @@ export interface RunningServer {
   app: AppContext;
   url: string;
   close(): Promise<void>;
+  /** SIGTERM: stop accepting, send event streams away, finish what is in flight (src/server/ops/drain.ts), close. */
+  drain(): Promise<void>;
 }
 
 /** Loads Astro's server build (middleware mode) from dist/server. */
@@ -67,7 +70,10 @@ export async function startServer(config: Config = readConfig(), overrides: Part
   const securityHeaders = (secure: boolean) => ({ ...baseSecurityHeaders(secure), 'Content-Security-Policy': NON_HTML_CSP });
   const headersBySecurity = { true: securityHeaders(true), false: securityHeaders(false) };
 
+  // /healthz, /readyz and /metrics for balancers and Prometheus (any host); request metrics; the drain.
+  const ops = createOps(app);
   const server = createServer((req, res) => {
+    if (ops.handle(req, res)) return;
     const endpoint = requestEndpoint(
       { headers: req.headers, remoteAddress: req.socket.remoteAddress, encrypted: Boolean((req.socket as { encrypted?: boolean }).encrypted) },
       config,
@@ -192,7 +198,12 @@ export async function startServer(config: Config = readConfig(), overrides: Part
     server,
     app,
     url,
+    async drain() {
+      await ops.drain(server, () => jobs.stop());
+      await app.close();
+    },
     async close() {
+      ops.close();
       await jobs.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Event streams never end by themselves.
@@ -224,7 +235,7 @@ if (isMain) {
     const logins = running.app.sites.sites.flatMap((site) => demoMembers(site).map((m) => `${site.name}: ${m.email}`));
     running.app.logger.info(`Demo logins (password ${DEMO_PASSWORD}): ${logins.join(' · ')}`);
   }
-  const stop = () => running.close().then(() => process.exit(0));
+  const stop = () => running.drain().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

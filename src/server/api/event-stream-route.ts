@@ -41,7 +41,7 @@ export function answerEventStream(
     res.writeHead(200, SSE_HEADERS);
     // Frames are small and must leave at once.
     req.socket.setNoDelay(true);
-    const stream = openEventStream(app, member.user.id, resumeFrom, { write: (chunk) => void res.write(chunk) });
+    const stream = openEventStream(app, member.user.id, resumeFrom, { write: (chunk) => void res.write(chunk), end: () => void res.end() });
     res.once('close', stream.close);
     stream.ready.catch((err) => {
       app.logger.warn({ err }, 'event stream failed');

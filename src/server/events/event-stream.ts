@@ -10,6 +10,8 @@ export const RECONNECT_MS = 3000;
 /** Where a stream's frames go: straight into the node response (server) or Hono's stream (in-process tests). */
 export interface EventSink {
   write(chunk: string): void;
+  /** Ends the response (a draining process sends its streams away); without it the stream is only released. */
+  end?(): void;
 }
 
 /** An open stream: `ready` settles once live events flow; `close` releases everything it holds. */
@@ -49,12 +51,40 @@ function stopBeating(sink: EventSink) {
 /** Streams open in this process (for tests and benches). */
 export const openStreamCount = () => beating.size;
 
+/** Every stream of this process, ready or not, with how to end it (a rolling restart drains them). */
+const openStreams = new Map<EventSink, () => void>();
+/** Set once the process drains: a stream opened after it is sent away at once. */
+let sendingAway: (() => number) | null = null;
+/** The frame that tells a browser to reconnect (to another process) after `retryMs`, resuming from its Last-Event-ID. */
+const reconnectFrame = (retryMs: number) => sseFrame(null, 'reconnect', '{}', retryMs);
+
+/**
+ * Ends every event stream of this process with a reconnect hint (an SSE `retry:` of `retryMs`), and
+ * every stream opened from now on right after its headers (`retryMs` is asked for each stream, so they may be spread). Browsers reconnect through the balancer
+ * with Last-Event-ID and catch up from the event log (src/server/ops/drain.ts). Answers how many ended.
+ */
+export function endEventStreams(retryMs: () => number): number {
+  sendingAway = retryMs;
+  const ending = [...openStreams.entries()];
+  for (const [sink, close] of ending) {
+    sink.write(reconnectFrame(retryMs()));
+    close();
+    sink.end?.();
+  }
+  return ending.length;
+}
+
 /**
  * The member's events for one open tab. The bus subscription starts first, then a reconnect
  * (Last-Event-ID) gets what it missed from the event log, so nothing falls between the two;
  * events arriving meanwhile wait in a buffer and follow in id order.
  */
 export function openEventStream(app: AppContext, userId: number, resumeFrom: number | null, sink: EventSink): EventStream {
+  if (sendingAway !== null) {
+    sink.write(reconnectFrame(sendingAway()));
+    sink.end?.();
+    return { ready: Promise.resolve(), close() {} };
+  }
   let closed = false;
   let buffered: BusEvent[] | null = [];
   // Ids replayed from the log, so the same event arriving on the bus is not sent twice. Not a
@@ -70,11 +100,13 @@ export function openEventStream(app: AppContext, userId: number, resumeFrom: num
   const close = () => {
     if (closed) return;
     closed = true;
+    openStreams.delete(sink);
     buffered = null;
     subscription.close();
     void app.presence.close(userId);
     stopBeating(sink);
   };
+  openStreams.set(sink, close);
   const ready = (async () => {
     await Promise.all([subscription.ready, present]);
     if (closed) return;

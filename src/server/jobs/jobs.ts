@@ -70,5 +70,5 @@ export const JOB_HANDLERS: Record<string, JobHandler> = {
 
 /** The app's runner: every handler and periodic job above. */
 export function createJobRunner(app: AppContext, options: Partial<JobRunnerOptions> = {}): JobRunner {
-  return new JobRunner(app, { handlers: JOB_HANDLERS, periodic: PERIODIC_JOBS, ...options });
+  return new JobRunner(app, { handlers: JOB_HANDLERS, periodic: PERIODIC_JOBS, leaseMs: app.config.jobLeaseMs, ...options });
 }

@@ -22,6 +22,8 @@ const FORMATS = new Set(['jpeg', 'png', 'webp', 'heif']);
  * burst of uploads waits in line instead of multiplying the process memory.
  */
 const withDecodeSlot = concurrencyLimit(Math.max(1, Number(process.env.PHOTO_DECODE_CONCURRENCY ?? 2)));
+/** Photo and chat-image decodes running and waiting for a slot in this process (/metrics). */
+export const photoDecodeLoad = () => withDecodeSlot.load();
 // libvips' operation cache keeps decoded pixels around; uploads are never decoded twice.
 sharp.cache(false);
 
