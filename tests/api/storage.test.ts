@@ -211,6 +211,8 @@ describe.each(['local', 's3'] as Backend[])('upload storage: %s', (backend) => {
         expect((await t.request(`/api/chat-image.php?message=${image.id}`, { headers: { cookie: carl.cookie } })).status).toBe(404);
         expect([401, 403]).toContain((await t.request(`/api/chat-image.php?message=${image.id}`)).status);
         for (const cookie of [undefined, ann.cookie, bob.cookie]) expect((await fetchFile(image.file, { cookie })).status).toBe(404);
+        // Names with an inherited property as their extension are unknown types too.
+        expect((await fetchFile(`photos/${ann.profileId}/x.constructor`, { cookie: ann.cookie })).status).toBe(404);
       });
 
       it('deletes a photo\'s objects with the photo', async () => {

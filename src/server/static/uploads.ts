@@ -8,9 +8,8 @@ import type { AppContext } from '../app-context';
 import { createRequestContext, cookieValue } from '../context/request-context';
 import { photoFileOwner } from '../photos/photos.service';
 import { NON_HTML_CSP } from '../security-headers';
-import { isStorageKey } from '../storage';
+import { imageTypeOf, isStorageKey } from '../storage/storage';
 
-const TYPES: Record<string, string> = { webp: 'image/webp', jpg: 'image/jpeg', png: 'image/png', svg: 'image/svg+xml' };
 /**
  * Approved photos and generated avatars. A name is random and never reused for other bytes, so a
  * copy never goes stale (immutable: no revalidation); a day, not a year, so that a photo its member
@@ -68,7 +67,7 @@ export function createUploadHandler(app: AppContext) {
     } catch {
       return notFound();
     }
-    const type = TYPES[name.slice(name.lastIndexOf('.') + 1)];
+    const type = imageTypeOf(name);
     // Only names the app could have stored: no '..', no empty or hidden segments, known image types.
     if (!type || !isStorageKey(name)) return notFound();
     access(req, name)

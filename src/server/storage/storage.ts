@@ -53,11 +53,16 @@ export type StorageConfig =
     forcePathStyle: boolean;
   };
 
-/** Content types of the files we store, by extension. */
-export const CONTENT_TYPES: Record<string, string> = { webp: 'image/webp', jpg: 'image/jpeg', png: 'image/png', svg: 'image/svg+xml' };
+/** Content types of the files we store, by extension (a Map: no inherited names such as `constructor`). */
+const CONTENT_TYPES = new Map([['webp', 'image/webp'], ['jpg', 'image/jpeg'], ['png', 'image/png'], ['svg', 'image/svg+xml']]);
+
+/** The image type of a key's extension, or null for any other name. */
+export function imageTypeOf(key: string): string | null {
+  return CONTENT_TYPES.get(key.slice(key.lastIndexOf('.') + 1)) ?? null;
+}
 
 export function contentTypeOf(key: string): string {
-  return CONTENT_TYPES[key.slice(key.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
+  return imageTypeOf(key) ?? 'application/octet-stream';
 }
 
 // Segments of letters, digits, '_', '-' and '.', never starting with '.': no '..', no hidden files.
