@@ -468,7 +468,6 @@ async function creditsOf(db: Q, userId: number): Promise<number> {
   return row.credits;
 }
 
-/** The file behind a chat image, for the two members of its conversation only. */
 /** The storage key of a chat image the member may see (a participant, not cleared); 404 otherwise. */
 export async function chatImageFile(app: AppContext, user: User, messageId: number, size: 'thumb' | 'full'): Promise<string> {
   const db = app.db.db;
