@@ -12,6 +12,7 @@ import { Presence } from './notifications/presence';
 import { SiteRegistry, loadSites } from './sites/site-registry';
 import { createPaymentsRuntime, type PaymentsRuntime } from './payments/payments.runtime';
 import { createImageScorer, type ImageScorer } from './safety/images';
+import { createStorage, type Storage } from './storage';
 
 /** The clock every rule reads time from, so tests can move it. */
 export interface Clock {
@@ -42,6 +43,8 @@ export interface AppContext {
   presence: Presence;
   /** Explicit-image scores (nsfwjs in a worker thread, started at the first image; src/server/safety/images.ts). */
   images: ImageScorer;
+  /** Uploads (photos, avatars, chat images): the local folder or an S3-compatible bucket (src/server/storage). */
+  storage: Storage;
   close(): Promise<void>;
 }
 
@@ -59,8 +62,10 @@ export async function createAppContext(config: Config, overrides: Partial<AppCon
   const sessions = overrides.sessions ?? new SessionCache(db.writes, bus, config.sessionCacheMs);
   const presence = overrides.presence ?? new Presence(db.db, clock);
   const images = overrides.images ?? createImageScorer(config.imageScorer);
+  const storage = overrides.storage ?? createStorage(config.storage);
   return {
     images,
+    storage,
     presence,
     payments,
     sessions,
@@ -81,6 +86,7 @@ export async function createAppContext(config: Config, overrides: Partial<AppCon
       await push.idle();
       await presence.stop();
       await images.close();
+      storage.close();
       // What the CLIs and a stopping server wrote is on disk before the handle goes.
       await db.durable().catch(() => undefined);
       await db.db.destroy();

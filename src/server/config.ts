@@ -1,5 +1,6 @@
 import { STAFF_ROLES, type StaffRole } from '../shared/admin.contract';
 import path from 'node:path';
+import type { StorageConfig } from './storage/storage';
 
 /** Runtime configuration, read once from environment variables (see README). */
 /**
@@ -24,7 +25,10 @@ export interface Config {
   trustProxy: number;
   countryHeader: string | null;
   dataDir: string;
+  /** The local upload folder (UPLOAD_DIR, or the path of STORAGE_URL=file:…); unused with S3. */
   uploadDir: string;
+  /** Where uploads live: the local folder (default) or an S3-compatible bucket (STORAGE_URL, S3_*). */
+  storage: StorageConfig;
   clientDir: string;
   bodyLimitBytes: number;
   /** Multiplies every abuse limit's allowance (RATE_LIMIT_FACTOR, default 1; test runs raise it). */
@@ -74,6 +78,41 @@ export function parseSiteOrigins(value: string | undefined): Record<string, stri
   return out;
 }
 
+/**
+ * STORAGE_URL: unset or `file:PATH` → the local folder; `s3://bucket[/prefix]` → an S3-compatible
+ * bucket, with S3_ENDPOINT (unset: AWS), S3_REGION (us-east-1), S3_ACCESS_KEY_ID and
+ * S3_SECRET_ACCESS_KEY (both or neither: neither uses the SDK's chain, e.g. an instance role) and
+ * S3_FORCE_PATH_STYLE (default: on when S3_ENDPOINT is set, as MinIO and most others need).
+ */
+export function parseStorage(env: NodeJS.ProcessEnv, uploadDir: string): StorageConfig {
+  const url = env.STORAGE_URL?.trim();
+  if (!url) return { kind: 'local', dir: uploadDir };
+  if (url.startsWith('file:')) {
+    const dir = url.startsWith('file://') ? new URL(url).pathname : url.slice('file:'.length);
+    if (!dir) throw new Error('STORAGE_URL: file: needs a folder, e.g. file:/srv/kindred/uploads');
+    return { kind: 'local', dir: path.resolve(decodeURIComponent(dir)) };
+  }
+  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/([^?#]*))?$/.exec(url);
+  if (!match) throw new Error(`STORAGE_URL must be file:PATH or s3://bucket[/prefix], not ${url}`);
+  const prefix = (match[2] ?? '').split('/').filter(Boolean).join('/');
+  const endpoint = env.S3_ENDPOINT?.trim() || null;
+  if (endpoint && !/^https?:\/\/[^/]+/.test(endpoint)) throw new Error(`S3_ENDPOINT must be an http(s) URL, not ${endpoint}`);
+  const accessKeyId = env.S3_ACCESS_KEY_ID || '';
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY || '';
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
+  const pathStyle = env.S3_FORCE_PATH_STYLE?.trim();
+  if (pathStyle && !['1', '0', 'true', 'false'].includes(pathStyle)) throw new Error(`S3_FORCE_PATH_STYLE must be 1 or 0, not ${pathStyle}`);
+  return {
+    kind: 's3',
+    bucket: match[1],
+    prefix: prefix ? `${prefix}/` : '',
+    endpoint,
+    region: env.S3_REGION?.trim() || 'us-east-1',
+    credentials: accessKeyId ? { accessKeyId, secretAccessKey } : null,
+    forcePathStyle: pathStyle ? pathStyle === '1' || pathStyle === 'true' : endpoint !== null,
+  };
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? 'data');
   const deployment: Deployment = env.DEPLOYMENT === 'demo' || env.DEPLOYMENT === 'production'
@@ -85,6 +124,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (env.IMAGE_SCORER && env.IMAGE_SCORER !== imageScorer) throw new Error(`IMAGE_SCORER must be model or fake, not ${env.IMAGE_SCORER}`);
   // The fake scorer lets test runs mark an image explicit: a production site never runs without the model.
   if (imageScorer === 'fake' && production) throw new Error('IMAGE_SCORER=fake is for test runs only, never in production');
+  const storage = parseStorage(env, path.resolve(env.UPLOAD_DIR ?? path.join(dataDir, 'uploads')));
   return {
     port: Number(env.PORT ?? 4321),
     host: env.HOST ?? '0.0.0.0',
@@ -97,7 +137,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === 'true' ? 1 : Math.max(0, Math.min(10, Number.parseInt(env.TRUST_PROXY ?? '0', 10) || 0)),
     countryHeader: env.GEOIP_COUNTRY_HEADER || null,
     dataDir,
-    uploadDir: path.resolve(env.UPLOAD_DIR ?? path.join(dataDir, 'uploads')),
+    uploadDir: storage.kind === 'local' ? storage.dir : path.resolve(env.UPLOAD_DIR ?? path.join(dataDir, 'uploads')),
+    storage,
     clientDir: path.resolve(env.CLIENT_DIR ?? 'dist/client'),
     bodyLimitBytes: Number(env.BODY_LIMIT_BYTES ?? 1024 * 1024),
     rateLimitFactor: Math.max(1, Number(env.RATE_LIMIT_FACTOR ?? 1) || 1),

@@ -47,10 +47,15 @@ async function loadAstroHandler(): Promise<AstroHandler> {
 }
 
 /**
- * The one process: static files from memory, /api to Hono, /uploads from disk, the rest to Astro.
+ * The one process: static files from memory, /api to Hono, /uploads from the upload store (folder or S3), the rest to Astro.
  */
 export async function startServer(config: Config = readConfig(), overrides: Partial<AppContext> = {}): Promise<RunningServer> {
   const app = await createAppContext(config, overrides);
+  // Said once at start; /readyz asks storage.check() again (an unreachable store does not stop the start).
+  await app.storage.check().then(
+    () => app.logger.info({ storage: app.storage.description }, 'upload storage reachable'),
+    (err) => app.logger.warn({ err, storage: app.storage.description }, 'upload storage unreachable: uploads fail until it answers'),
+  );
   if (config.seedOnEmpty) await seedIfEmpty(app);
   for (const staff of config.staffEmails) await grantStaffRole(app, staff.siteId, staff.email, staff.role);
 

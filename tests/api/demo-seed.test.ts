@@ -1,5 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ageOn } from '../../src/shared/accounts.contract';
@@ -45,7 +43,7 @@ for (const dialect of DIALECTS) {
         expect(Boolean(p.has_photo)).toBe(Boolean(file));
         if (!file) continue;
         const subject = { gender: p.gender as 'male' | 'female', age: ageOn(p.birth_date, t.app.clock.now()), hair_color: p.hair_color };
-        const svg = readFileSync(path.join(t.app.config.uploadDir, file), 'utf8');
+        const svg = (await t.app.storage.read(file))!.toString('utf8');
         expect(svg).toBe(avatarSvg(subject, `${p.site_id}:${p.name}:${p.birth_date}`));
         if (subject.age >= OLDER_AGE) {
           older++;
@@ -59,6 +57,7 @@ for (const dialect of DIALECTS) {
 
     it('gives 45–60 % of the demo members 2 to 6 approved photos, stored under unguessable names', async () => {
       const { profiles, photos } = await load();
+      const stored = new Set([...(await t.app.storage.list('photos/')), ...(await t.app.storage.list('avatars/'))]);
       const perProfile = new Map<number, typeof photos>();
       for (const photo of photos) perProfile.set(photo.profile_id, [...(perProfile.get(photo.profile_id) ?? []), photo]);
       const several = [...perProfile.values()].filter((list) => list.length >= 2);
@@ -70,7 +69,7 @@ for (const dialect of DIALECTS) {
         expect(list.filter((p) => p.is_main === 1)).toHaveLength(1);
         for (const photo of list) {
           expect(photo.status).toBe('active');
-          expect(existsSync(path.join(t.app.config.uploadDir, photo.filename))).toBe(true);
+          expect(stored.has(photo.filename)).toBe(true);
           if (photo.is_main === 0) expect(photo.filename).toMatch(/^photos\/\d+\/demo-[0-9a-f]{16}\.svg$/);
         }
       }

@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobRunner } from '../../src/server/jobs/jobs';
@@ -78,7 +76,7 @@ for (const dialect of DIALECTS) {
     it('a stored file that turned corrupt is marked unchecked: the job is done, the worker lives on', async () => {
       const sent = await sendImage(ann, bob, '#3a7bd5');
       const stored = await t.app.db.db.selectFrom('messages').select('image').where('id', '=', sent.message.id).executeTakeFirstOrThrow();
-      await writeFile(path.join(t.app.config.uploadDir, JSON.parse(stored.image as string).file), Buffer.from('\x89PNG\r\n\x1a\n garbage'));
+      await t.app.storage.put(JSON.parse(stored.image as string).file, Buffer.from('\x89PNG\r\n\x1a\n garbage'));
       await runJobs();
       expect(await scoreRow('chat', sent.message.id)).toMatchObject({ status: 'failed' });
       expect((await seenBy(bob, sent.conversation_id, sent.message.id))?.image?.safety).toBe('unchecked');

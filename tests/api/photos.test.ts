@@ -1,7 +1,5 @@
 import { enrolStaff } from '../helpers/staff';
 import { grantStaffRole } from '../../src/server/admin/staff.service';
-import { existsSync, readdirSync } from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_HEADERS, signupMember } from '../helpers/members';
@@ -23,7 +21,7 @@ for (const dialect of DIALECTS) {
     let ann: Awaited<ReturnType<typeof signupAs>>;
     const upload = (cookie: string, body: Buffer, type = 'image/jpeg') =>
       t.request('/api/photos.php', { method: 'POST', headers: { 'content-type': type, cookie }, body: new Uint8Array(body) });
-    const files = () => (existsSync(path.join(t.app.config.uploadDir, 'photos')) ? readdirSync(path.join(t.app.config.uploadDir, 'photos'), { recursive: true }).filter((f) => String(f).endsWith('.webp')).length : 0);
+    const files = async () => (await t.app.storage.list('photos/')).filter((f) => f.endsWith('.webp')).length;
     const rows = async () => (await t.app.db.db.selectFrom('photos').select('id').execute()).length;
 
     beforeAll(async () => {
@@ -37,17 +35,17 @@ for (const dialect of DIALECTS) {
       expect(res.status).toBe(201);
       const { photo } = await res.json();
       expect(photo).toMatchObject({ status: 'under inspection', is_main: 1 });
-      const stored = path.join(t.app.config.uploadDir, photo.filename);
+      const stored = (await t.app.storage.read(photo.filename))!;
       const meta = await sharp(stored).metadata();
       expect(meta.format).toBe('webp');
       expect(meta.exif).toBeUndefined();
       const raw = await sharp(stored).toBuffer();
       expect(raw.includes(Buffer.from('secret-owner'))).toBe(false);
-      expect((await sharp(path.join(t.app.config.uploadDir, photo.thumb_filename)).metadata()).width).toBe(320);
+      expect((await sharp((await t.app.storage.read(photo.thumb_filename))!).metadata()).width).toBe(320);
     });
 
     it('refuses wrong types, corrupt files and decompression bombs, leaving nothing behind', async () => {
-      const before = { files: files(), rows: await rows() };
+      const before = { files: await files(), rows: await rows() };
       const gif = await sharp({ create: { width: 2, height: 2, channels: 3, background: '#000' } }).gif().toBuffer();
       expect((await upload(ann.cookie, gif, 'image/gif')).status).toBe(415);
       expect((await upload(ann.cookie, Buffer.from('not an image at all'), 'image/png')).status).toBe(400);
@@ -57,7 +55,7 @@ for (const dialect of DIALECTS) {
       expect(bomb.status).toBe(400);
       expect((await bomb.json()).message).toBe('This file is not an image we can read.');
       expect((await upload(ann.cookie, Buffer.alloc(11 * 1024 * 1024, 1))).status).toBe(413);
-      expect({ files: files(), rows: await rows() }).toEqual(before);
+      expect({ files: await files(), rows: await rows() }).toEqual(before);
     });
 
     it('needs a member and allows 3 photos to free members', async () => {

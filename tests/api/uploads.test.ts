@@ -1,8 +1,6 @@
 import { enrolStaff } from '../helpers/staff';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUploadHandler } from '../../src/server/static/uploads';
@@ -33,7 +31,7 @@ for (const dialect of DIALECTS) {
     };
     const moderate = (photo: Photo, decision: 'approve' | 'reject') =>
       t.request('/api/moderation.php', post(staff.cookie, { photo_id: photo.id, decision }));
-    const onDisk = (photo: Photo) => [photo.filename, photo.thumb_filename].map((f) => existsSync(path.join(t.app.config.uploadDir, f)));
+    const onDisk = (photo: Photo) => Promise.all([photo.filename, photo.thumb_filename].map(async (f) => (await t.app.storage.head(f)) !== null));
 
     beforeAll(async () => {
       t = await createTestApp(dialect);
@@ -93,21 +91,21 @@ for (const dialect of DIALECTS) {
       expect((await moderate(photo, 'approve')).status).toBe(200);
       const res = await fetchFile(photo.thumb_filename);
       expect(res.status).toBe(200);
-      expect(res.headers.get('cache-control')).toBe('public, max-age=86400');
+      expect(res.headers.get('cache-control')).toBe('public, max-age=86400, immutable');
     });
 
     it('deletes a rejected photo\'s files and serves it to nobody', async () => {
       const photo = await upload(bob);
-      expect(onDisk(photo)).toEqual([true, true]);
+      expect(await onDisk(photo)).toEqual([true, true]);
       expect((await moderate(photo, 'reject')).status).toBe(200);
-      expect(onDisk(photo)).toEqual([false, false]);
+      expect(await onDisk(photo)).toEqual([false, false]);
       expect((await fetchFile(photo.filename, { cookie: bob.cookie })).status).toBe(404);
     });
 
     it('deletes the files when the member deletes a photo', async () => {
       const photo = await upload(ann);
       expect((await t.request('/api/photos.php', post(ann.cookie, { photo_id: photo.id }, 'DELETE'))).status).toBe(200);
-      expect(onDisk(photo)).toEqual([false, false]);
+      expect(await onDisk(photo)).toEqual([false, false]);
       expect((await fetchFile(photo.filename, { cookie: ann.cookie })).status).toBe(404);
     });
 

@@ -7,6 +7,7 @@ import { createApi } from '../../src/server/api/app';
 import { type AppContext, type Clock, createAppContext } from '../../src/server/app-context';
 import { readConfig } from '../../src/server/config';
 import { type Db, type Dialect, openDatabase } from '../../src/server/db/database';
+import { startS3Server } from './s3-server';
 
 /** Dialects to run database tests against: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const DIALECTS: Dialect[] = ['sqlite', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
@@ -61,7 +62,9 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
   let now = Date.parse('2026-11-22T12:00:00Z');
   const clock = { now: () => now, set: (ms: number) => { now = ms; }, advance: (ms: number) => { now += ms; } };
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kindred-data-'));
-  const config = readConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, ...env });
+  // TEST_STORAGE=s3: uploads go to a bucket of an S3 server started for this app (tests/helpers/s3-server.ts).
+  const s3 = process.env.TEST_STORAGE === 's3' && !env.STORAGE_URL ? await startS3Server() : null;
+  const config = readConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, ...s3?.env, ...env });
   const app = await createAppContext(config, { db: handle, clock, logger: pino({ level: 'silent' }) });
   const api = createApi(app);
   return {
@@ -74,6 +77,8 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
     },
     async close() {
       await drop();
+      app.storage.close();
+      await s3?.stop();
     },
   };
 }

@@ -25,6 +25,7 @@ import { RateLimitError, retryAfterSeconds } from '../limits/abuse-limits';
 import type { LoginBlock, LoginLimits } from './login-limiter';
 import { hashPassword, verifyPassword } from './password';
 import { hashToken, normalizeEmail } from './tokens';
+import { deleteProfileObjects } from '../storage/profile-objects';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -457,12 +458,24 @@ export async function reactivate(deps: AccountsDeps, caller: Caller, token: stri
   return { user, token: await repo.createSession(app.db.db, user.id, now, SESSION_TTL_MS, caller.userAgent ?? null) };
 }
 
-/** Erases, for good, the personal data of accounts deleted more than 14 days ago. Returns how many. */
+/**
+ * Erases, for good, the personal data of accounts deleted more than 14 days ago, stored objects
+ * (photos, chat images) first: an account whose objects could not be deleted stays for the next
+ * run. Returns how many were erased.
+ */
 export async function eraseExpiredAccounts(app: AppContext): Promise<number> {
   const db = app.db.db;
   const cutoff = app.clock.now() - TOKEN_TTL.reactivate;
   const due = await db.selectFrom('users').select('id').where('deleted_at', '<', cutoff).where('erased_at', 'is', null).execute();
+  const erased: number[] = [];
   for (const { id } of due) {
+    const profiles = await db.selectFrom('profiles').select('id').where('user_id', '=', id).execute();
+    try {
+      await deleteProfileObjects(app, profiles.map((p) => p.id));
+    } catch (err) {
+      app.logger.error({ err, user: id }, 'erasure waits: the stored objects could not be deleted');
+      continue;
+    }
     await db.transaction().execute(async (trx) => {
       await trx.deleteFrom('profiles').where('user_id', '=', id).execute();
       await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
@@ -478,9 +491,10 @@ export async function eraseExpiredAccounts(app: AppContext): Promise<number> {
         .where('id', '=', id)
         .execute();
     });
+    erased.push(id);
   }
-  if (due.length) await app.sessions.invalidate({ users: due.map((d) => d.id) });
-  return due.length;
+  if (erased.length) await app.sessions.invalidate({ users: erased });
+  return erased.length;
 }
 
 /** Everything we hold about a member, for the data download. */

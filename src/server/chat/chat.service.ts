@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { announceByMail } from '../notifications/notifications.service';
-import { mkdir, unlink, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import {
   CHAT_PAGE_SIZE, type ChatMessage, type ChatsResponse, type ChatSummary, type ConversationView, type Gift,
   type SendBlockReason, type SendMessageInput, type SendMessageResponse,
@@ -376,10 +374,9 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
     const name = randomBytes(16).toString('hex');
     const file = `chat/${name}.webp`;
     const thumb = `chat/${name}-thumb.webp`;
-    await mkdir(path.join(app.config.uploadDir, 'chat'), { recursive: true });
     for (const [f, data] of [[file, encoded.main], [thumb, encoded.thumb]] as const) {
-      await writeFile(path.join(app.config.uploadDir, f), data);
       written.push(f);
+      await app.storage.put(f, data, 'image/webp');
     }
     // Blurred for the recipient until the score_image job checked it (docs/safety-images.md).
     imageJson = JSON.stringify({ file, thumb, width: encoded.width, height: encoded.height, safety: 'pending' });
@@ -454,7 +451,7 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
     }
     return { message, conversation_id: message.conversation_id, credits };
   } catch (err) {
-    await Promise.all(written.map((f) => unlink(path.join(app.config.uploadDir, f)).catch(() => undefined)));
+    if (written.length) await app.storage.delete(written).catch((cleanup) => app.logger.warn({ err: cleanup, files: written }, 'could not remove the files of a failed chat image'));
     if (err instanceof InsufficientCreditsError) throw new ChatRuleError('insufficient_credits', 'chat_error.insufficient_credits', 402);
     if (isUniqueViolation(err)) {
       // The same client_id raced itself: answer with the stored message, charged once.
@@ -471,7 +468,7 @@ async function creditsOf(db: Q, userId: number): Promise<number> {
   return row.credits;
 }
 
-/** The file behind a chat image, for the two members of its conversation only. */
+/** The storage key of a chat image the member may see (a participant, not cleared); 404 otherwise. */
 export async function chatImageFile(app: AppContext, user: User, messageId: number, size: 'thumb' | 'full'): Promise<string> {
   const db = app.db.db;
   const own = await requireOwnProfile(db, user);
@@ -484,5 +481,5 @@ export async function chatImageFile(app: AppContext, user: User, messageId: numb
     .executeTakeFirst();
   if (!row?.image || row.id <= row.cleared_message_id) throw new ChatRuleError('not_found', 'error.not_found', 404);
   const image = JSON.parse(row.image) as { file: string; thumb: string };
-  return path.join(app.config.uploadDir, size === 'thumb' ? image.thumb : image.file);
+  return size === 'thumb' ? image.thumb : image.file;
 }

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { eachLimited } from '../storage/storage';
 import {
   type Faker, fakerDA, fakerDE, fakerDE_AT, fakerDE_CH, fakerEN_AU, fakerEN_CA, fakerEN_GB, fakerEN_IE, fakerEN_US,
   fakerES, fakerFI, fakerFR, fakerIT, fakerNB_NO, fakerNL, fakerNL_BE, fakerPL, fakerSV,
@@ -94,8 +93,6 @@ export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL, optio
   const { db } = app.db;
   const now = app.clock.now();
   const counts = shareProfiles(app.sites.sites, total);
-  const avatarDir = path.join(app.config.uploadDir, 'avatars');
-  mkdirSync(avatarDir, { recursive: true });
   let created = 0;
 
   for (const [siteIndex, site] of app.sites.sites.entries()) {
@@ -153,6 +150,8 @@ export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL, optio
       });
     }
 
+    // The avatars and photos, stored once their rows are committed (16 at a time: an S3 bucket answers each in a round trip).
+    const files: [string, string][] = [];
     await db.transaction().execute(async (trx) => {
       for (let start = 0; start < rows.length; start += 100) {
         const chunk = rows.slice(start, start + 100);
@@ -167,9 +166,8 @@ export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL, optio
             // Extra photos get unguessable names, as uploads do: the premium photo rule holds for them too.
             const filename = n === 0 ? `avatars/${id}.svg` : `photos/${id}/demo-${randomBytes(8).toString('hex')}.svg`;
             if (avatars) {
-              if (n === 1) mkdirSync(path.join(app.config.uploadDir, 'photos', String(id)), { recursive: true });
               const subject = { gender: r.profile.gender as 'male' | 'female', age: ageOn(r.profile.birth_date, now), hair_color: r.profile.hair_color ?? null };
-              writeFileSync(path.join(app.config.uploadDir, filename), n === 0 ? avatarSvg(subject, r.avatarSeed) : extraPhotoSvg(subject, r.avatarSeed, n));
+              files.push([filename, n === 0 ? avatarSvg(subject, r.avatarSeed) : extraPhotoSvg(subject, r.avatarSeed, n)]);
             }
             return { profile_id: id, filename, thumb_filename: filename, status: 'active' as const, is_main: n === 0 ? 1 : 0, created_at: now };
           });
@@ -179,6 +177,7 @@ export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL, optio
         if (withPhoto.length) await trx.updateTable('profiles').set({ has_photo: 1 }).where('id', 'in', withPhoto).execute();
       }
     });
+    await eachLimited(files, 16, ([key, svg]) => app.storage.put(key, svg, 'image/svg+xml'));
     created += rows.length;
   }
   return created;
@@ -237,9 +236,7 @@ export async function seedDemoMembers(app: AppContext): Promise<void> {
           const subject = { gender: female ? 'female' as const : 'male' as const, age: ageOn(DEMO_BIRTH_DATE, now), hair_color: 'brown' };
           const seed = `${site.id}:${member.email}`;
           const files = [`avatars/${profile.id}.svg`, `photos/${profile.id}/demo-${randomBytes(8).toString('hex')}.svg`, `photos/${profile.id}/demo-${randomBytes(8).toString('hex')}.svg`];
-          mkdirSync(path.join(app.config.uploadDir, 'photos', String(profile.id)), { recursive: true });
-          mkdirSync(path.join(app.config.uploadDir, 'avatars'), { recursive: true });
-          for (const [n, file] of files.entries()) writeFileSync(path.join(app.config.uploadDir, file), n === 0 ? avatarSvg(subject, seed) : extraPhotoSvg(subject, seed, n));
+          await Promise.all(files.map((file, n) => app.storage.put(file, n === 0 ? avatarSvg(subject, seed) : extraPhotoSvg(subject, seed, n), 'image/svg+xml')));
           await trx.insertInto('photos').values(files.map((file, n) => ({
             profile_id: profile.id, filename: file, thumb_filename: file, status: 'active' as const, is_main: n === 0 ? 1 : 0, created_at: now,
           }))).execute();

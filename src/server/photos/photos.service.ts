@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, unlink, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import sharp from 'sharp';
 import { FREE_PHOTOS, PREMIUM_PHOTOS } from '../../shared/constants';
 import type { AppContext } from '../app-context';
@@ -76,16 +74,14 @@ export async function uploadPhoto(app: AppContext, user: User, body: Buffer) {
   if ((await countPhotos(db, profile.id)) >= limit) throw limitError();
   const { main, thumb } = await encodeImage(body);
 
-  const dir = path.join(app.config.uploadDir, 'photos', String(profile.id));
   const name = randomBytes(12).toString('hex');
   const filename = `photos/${profile.id}/${name}.webp`;
   const thumbFilename = `photos/${profile.id}/${name}-thumb.webp`;
-  await mkdir(dir, { recursive: true });
   const written: string[] = [];
   try {
     for (const [file, data] of [[filename, main], [thumbFilename, thumb]] as const) {
-      await writeFile(path.join(app.config.uploadDir, file), data);
       written.push(file);
+      await app.storage.put(file, data, 'image/webp');
     }
     const stored = await db.transaction().execute(async (trx) => {
       // Counted again under the member's lock: parallel uploads cannot pass the limit.
@@ -104,7 +100,7 @@ export async function uploadPhoto(app: AppContext, user: User, body: Buffer) {
     wakeJobRunners();
     return stored;
   } catch (err) {
-    await Promise.all(written.map((file) => unlink(path.join(app.config.uploadDir, file)).catch(() => undefined)));
+    await app.storage.delete(written).catch((cleanup) => app.logger.warn({ err: cleanup, files: written }, 'could not remove the files of a failed upload'));
     throw err;
   }
 }
@@ -147,9 +143,14 @@ export async function setMainPhoto(app: AppContext, user: User, photoId: number)
   await refreshHasPhoto(app, photo.profile_id);
 }
 
-/** Deletes one of the member's photos and its files; the next photo becomes main if needed. */
+/**
+ * Deletes one of the member's photos and its objects; the next photo becomes main if needed. The
+ * objects go first: when the store cannot be reached the member gets an error and keeps the photo,
+ * rather than a deleted photo whose image stays stored.
+ */
 export async function deletePhoto(app: AppContext, user: User, photoId: number) {
   const photo = await ownPhoto(app, user, photoId);
+  await app.storage.delete([...new Set([photo.filename, photo.thumb_filename])]);
   await app.db.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('photos').where('id', '=', photo.id).execute();
     if (photo.is_main) {
@@ -158,7 +159,6 @@ export async function deletePhoto(app: AppContext, user: User, photoId: number) 
     }
   });
   await refreshHasPhoto(app, photo.profile_id);
-  await deletePhotoFiles(app, photo);
 }
 
 /** The photo row (with its profile's owner and site) that owns a file name under the upload directory. */
@@ -171,9 +171,10 @@ export function photoFileOwner(db: AppContext['db']['db'], file: string) {
     .executeTakeFirst();
 }
 
-/** Removes a photo's main and thumbnail files (a missing file is fine). */
+/** Removes a photo's main and thumbnail objects (a missing one is fine; the row is gone already, so a failure is logged). */
 async function deletePhotoFiles(app: AppContext, photo: { filename: string; thumb_filename: string }) {
-  await Promise.all([photo.filename, photo.thumb_filename].map((f) => unlink(path.join(app.config.uploadDir, f)).catch(() => undefined)));
+  const keys = [...new Set([photo.filename, photo.thumb_filename])];
+  await app.storage.delete(keys).catch((err) => app.logger.error({ err, keys }, 'could not delete the objects of a deleted photo'));
 }
 
 /** The member's own photos in every state. */

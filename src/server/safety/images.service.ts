@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Kysely, Transaction } from 'kysely';
 import type { ImageSafety } from '../../shared/chat.contract';
 import type { AppContext } from '../app-context';
@@ -57,7 +55,8 @@ export async function runImageScoreJob(app: AppContext, payload: Record<string, 
     await db.deleteFrom('image_safety_scores').where('subject', '=', subject).where('subject_id', '=', id).execute();
     return;
   }
-  const body = await readFile(path.join(app.config.uploadDir, target.file)).catch(() => null);
+  // A missing object is 'failed'; a store that cannot be reached throws, so the runner retries.
+  const body = await app.storage.read(target.file);
   const verdict: ImageVerdict = body ? await scoreImage(app.images, body) : { status: 'failed', error: 'file missing' };
   const now = app.clock.now();
   const events = await db.transaction().execute(async (trx) => {

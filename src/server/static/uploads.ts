@@ -1,29 +1,33 @@
 import { findStaff } from '../admin/staff.service';
 import { can } from '../../shared/admin.contract';
-import { createReadStream, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { memberForSession } from '../accounts/accounts.service';
 import { AUTH_COOKIE } from '../api/session';
 import type { AppContext } from '../app-context';
 import { createRequestContext, cookieValue } from '../context/request-context';
 import { photoFileOwner } from '../photos/photos.service';
 import { NON_HTML_CSP } from '../security-headers';
+import { imageTypeOf, isStorageKey } from '../storage/storage';
 
-const TYPES: Record<string, string> = { '.webp': 'image/webp', '.jpg': 'image/jpeg', '.png': 'image/png', '.svg': 'image/svg+xml' };
-/** Approved photos and generated avatars: names are unique, so they cache long. */
-const PUBLIC_CACHE = 'public, max-age=86400';
+/**
+ * Approved photos and generated avatars. A name is random and never reused for other bytes, so a
+ * copy never goes stale (immutable: no revalidation); a day, not a year, so that a photo its member
+ * deleted leaves browser and CDN caches within a day.
+ */
+const PUBLIC_CACHE = 'public, max-age=86400, immutable';
 /** Photos under inspection: never kept by a shared cache, nor after the member leaves. */
 const PRIVATE_CACHE = 'private, no-store';
 
 /**
- * Serves files from the upload directory, deciding from the database who may see each one:
- * generated avatars and approved ('active') photos are public; a photo under inspection goes only
- * to its owner and to staff of the same site (second factor passed, moderation or member rights); rejected photos and anything else (chat images are
- * served only through the member-checked /api/chat-image.php) answer 404.
+ * Serves uploads from the store (local folder or S3 bucket, src/server/storage), deciding from the
+ * database who may see each one: generated avatars and approved ('active') photos are public; a
+ * photo under inspection goes only to its owner and to staff of the same site (second factor
+ * passed, moderation or member rights); rejected photos and anything else (chat images are served
+ * only through the member-checked /api/chat-image.php) answer 404. The store is never exposed:
+ * every byte goes through this check (docs/operations.md, "Storage").
  */
 export function createUploadHandler(app: AppContext) {
-  const root = path.resolve(app.config.uploadDir);
   const accounts = { app, mailer: app.mailer, limits: app.limits };
 
   /** 'public', 'private' or null (not served), from the one row that owns the file name. */
@@ -57,36 +61,43 @@ export function createUploadHandler(app: AppContext) {
       res.end('Not found');
     };
     if (req.method !== 'GET' && req.method !== 'HEAD') return notFound();
-    let rel: string;
+    let name: string;
     try {
-      rel = decodeURIComponent((req.url ?? '').split('?')[0].slice('/uploads/'.length));
+      name = decodeURIComponent((req.url ?? '').split('?')[0].slice('/uploads/'.length));
     } catch {
       return notFound();
     }
-    const file = path.resolve(root, rel);
-    const type = TYPES[path.extname(file)];
-    if (!file.startsWith(root + path.sep) || !type || rel.includes('\0')) return notFound();
-    const name = path.relative(root, file).split(path.sep).join('/');
+    const type = imageTypeOf(name);
+    // Only names the app could have stored: no '..', no empty or hidden segments, known image types.
+    if (!type || !isStorageKey(name)) return notFound();
     access(req, name)
-      .then((visibility) => {
+      .then(async (visibility) => {
         if (!visibility) return notFound();
-        let size: number;
-        try {
-          const stat = statSync(file);
-          if (!stat.isFile()) return notFound();
-          size = stat.size;
-        } catch {
-          return notFound();
-        }
-        res.writeHead(200, {
-          'Content-Type': type,
-          'Content-Length': size,
+        const headers = (etag: string) => ({
           'Cache-Control': visibility === 'public' ? PUBLIC_CACHE : PRIVATE_CACHE,
+          ETag: etag,
           // An SVG opened directly must not run script.
           'Content-Security-Policy': NON_HTML_CSP,
         });
-        if (req.method === 'HEAD') return void res.end();
-        createReadStream(file).pipe(res);
+        const conditional = req.headers['if-none-match'];
+        if (req.method === 'HEAD' || conditional) {
+          // Length and ETag only (one HEAD on S3): a revalidation sends no body.
+          const info = await app.storage.head(name);
+          if (!info) return notFound();
+          if (conditional?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === info.etag)) {
+            res.writeHead(304, headers(info.etag));
+            return void res.end();
+          }
+          if (req.method === 'HEAD') {
+            res.writeHead(200, { 'Content-Type': type, 'Content-Length': info.size, ...headers(info.etag) });
+            return void res.end();
+          }
+        }
+        const object = await app.storage.get(name);
+        if (!object) return notFound();
+        res.writeHead(200, { 'Content-Type': type, 'Content-Length': object.size, ...headers(object.etag) });
+        // A client that goes away ends the store's stream too (no socket to S3 left open).
+        await pipeline(object.body, res).catch(() => undefined);
       })
       .catch((err) => {
         app.logger.error({ err, url: req.url }, 'upload access check failed');

@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
@@ -60,11 +58,12 @@ export function chatRoutes(app: AppContext) {
   routes.get('/chat-image.php', handler({ member: true }, async (c, _b, user) => {
     const id = v.safeParse(Id, c.req.query('message'));
     if (!id.success) return jsonError(c, 400, 'invalid_input', 'error.invalid_input');
-    const file = await chat.chatImageFile(app, user, id.output, c.req.query('size') === 'thumb' ? 'thumb' : 'full');
-    const info = await stat(file).catch(() => null);
-    if (!info) return jsonError(c, 404, 'not_found', 'error.not_found');
-    return new Response(Readable.toWeb(createReadStream(file)) as ReadableStream, {
-      headers: { 'Content-Type': 'image/webp', 'Content-Length': String(info.size), 'Cache-Control': 'private, max-age=300' },
+    const key = await chat.chatImageFile(app, user, id.output, c.req.query('size') === 'thumb' ? 'thumb' : 'full');
+    // Private: read from the store only after the member check above, never a URL into the store.
+    const object = await app.storage.get(key);
+    if (!object) return jsonError(c, 404, 'not_found', 'error.not_found');
+    return new Response(Readable.toWeb(object.body) as ReadableStream, {
+      headers: { 'Content-Type': 'image/webp', 'Content-Length': String(object.size), 'Cache-Control': 'private, max-age=300' },
     });
   }));
 
