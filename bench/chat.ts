@@ -156,7 +156,6 @@ async function runServerSide() {
     close: () => inner.close(),
   };
   const app = await createAppContext(config, { logger, bus });
-  const site = app.sites.defaultSite;
 
   // Members: confirmed, active, premium, with credits to spare, each with a session.
   const t0 = performance.now();

@@ -189,14 +189,22 @@ export async function startCluster(): Promise<Cluster> {
   const storageEnv: Record<string, string> = { UPLOAD_DIR: path.join(WORK, 'uploads') };
   let storage: Cluster['storage'] = 'shared folder';
   if (existsSync(S3_SCRIPT)) {
-    // Issue 29 part 1: the S3-compatible test server and the processes' bucket settings.
-    const s3 = spawn(process.execPath, [S3_SCRIPT], { env: { ...process.env, PORT: String(S3_PORT), S3_TEST_PORT: String(S3_PORT) }, stdio: ['ignore', 'inherit', 'inherit'] });
+    // Issue 29 part 1: the S3-compatible test server; the processes get the settings it prints.
+    mkdirSync(path.join(WORK, 's3'), { recursive: true });
+    const s3 = spawn(process.execPath, [S3_SCRIPT, '--port', String(S3_PORT), '--bucket', 'kindred-cluster', '--dir', path.join(WORK, 's3')], { stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(s3);
-    for (let i = 0; i < 60 && !(await answers(S3_PORT)); i++) await sleep(250);
-    Object.assign(storageEnv, {
-      STORAGE_URL: 's3://kindred-cluster', S3_ENDPOINT: `http://127.0.0.1:${S3_PORT}`, S3_REGION: 'us-east-1',
-      S3_ACCESS_KEY_ID: 'cluster', S3_SECRET_ACCESS_KEY: 'cluster-secret', S3_FORCE_PATH_STYLE: '1',
+    const printed = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      s3.stdout?.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (/^READY$/m.test(out)) resolve(out);
+      });
+      s3.once('exit', (code) => reject(new Error(`${S3_SCRIPT} exited (${code}) before READY:\n${out}`)));
     });
+    for (const line of printed.split('\n')) {
+      const m = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
+      if (m) storageEnv[m[1] as string] = m[2] as string;
+    }
     storage = 's3';
   }
 
