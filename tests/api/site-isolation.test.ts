@@ -107,7 +107,7 @@ for (const dialect of DIALECTS) {
         ['GET', '/api/time-bonus.php'],
         ['GET', '/api/admin/me.php'], ['GET', '/api/admin/members.php?q=otto'], ['GET', `/api/admin/member.php?id=${otto.userId}`],
         ['POST', '/api/admin/member-action.php', { action: 'grant_credits', user_id: otto.userId, amount: 5, reason: 'cross-site' }],
-        ['POST', '/api/admin/member-action.php', { action: 'ban', user_id: otto.userId, reason: 'cross-site' }],
+        ['POST', '/api/admin/member-action.php', { action: 'ban', user_id: otto.userId, reason: 'cross-site', confirmed: true }],
         ['GET', '/api/admin/inbox.php'], ['GET', `/api/admin/inbox-conversation.php?id=${conversation}`],
         ['POST', '/api/admin/inbox-reply.php', { conversation_id: conversation, text: 'x', client_id: 'isolation-admin' }],
         ['GET', '/api/admin/payments.php'], ['GET', '/api/admin/discounts.php'], ['GET', '/api/admin/audit.php'],
@@ -145,8 +145,8 @@ for (const dialect of DIALECTS) {
         ['POST', '/api/messages.php', { conversation, client_id: 'isolation-w', kind: 'text', text: 'cross-site' }],
         ['GET', `/api/admin/member.php?id=${otto.userId}`], ['GET', `/api/admin/inbox-conversation.php?id=${conversation}`],
         ['POST', '/api/admin/member-action.php', { action: 'grant_credits', user_id: otto.userId, amount: 5, reason: 'cross-site' }],
-        ['POST', '/api/admin/member-action.php', { action: 'ban', user_id: otto.userId, reason: 'cross-site' }],
-        ['POST', '/api/admin/member-action.php', { action: 'delete', user_id: hans.userId, reason: 'cross-site' }],
+        ['POST', '/api/admin/member-action.php', { action: 'ban', user_id: otto.userId, reason: 'cross-site', confirmed: true }],
+        ['POST', '/api/admin/member-action.php', { action: 'delete', user_id: hans.userId, reason: 'cross-site', confirm_name: 'Hans' }],
         ['POST', '/api/admin/inbox-reply.php', { conversation_id: conversation, text: 'x', client_id: 'isolation-admin2' }],
       ];
       for (const [method, path, body] of calls) {
