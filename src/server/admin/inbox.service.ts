@@ -103,6 +103,15 @@ export async function claimConversation(app: AppContext, staff: StaffCaller, con
   return { mine: false as const, expires_at: Number(holder.claim_expires_at), holder: holder.email ?? `#${holder.claimed_by}` };
 }
 
+/** The member of a conversation of this site's fictional profiles (the "answer sent to …" line), or null. */
+export async function memberOfConversation(app: AppContext, staff: StaffCaller, conversationId: number) {
+  try {
+    return (await fictionalSide(app, staff, conversationId)).member_name;
+  } catch {
+    return null;
+  }
+}
+
 /** Gives a conversation back to the queue (the operator left it unanswered). */
 export async function releaseConversation(app: AppContext, staff: StaffCaller, conversationId: number) {
   await fictionalSide(app, staff, conversationId);
@@ -140,7 +149,7 @@ async function fictionalSide(app: AppContext, staff: StaffCaller, conversationId
     .innerJoin('profiles as f', 'f.id', 'cp.profile_id')
     .innerJoin('conversations as c', 'c.id', 'cp.conversation_id')
     .innerJoin('profiles as m', 'm.id', 'cp.partner_profile_id')
-    .select(['cp.conversation_id', 'cp.profile_id', 'cp.partner_profile_id', 'm.user_id as member_user_id', 'm.status as member_status', 'f.name as fictional_name'])
+    .select(['cp.conversation_id', 'cp.profile_id', 'cp.partner_profile_id', 'm.user_id as member_user_id', 'm.status as member_status', 'f.name as fictional_name', 'm.name as member_name'])
     .where('cp.conversation_id', '=', conversationId)
     .where('c.site_id', '=', staff.siteId)
     .where('f.fictional', '=', 1)
@@ -212,7 +221,7 @@ export async function answerAsFictional(app: AppContext, staff: StaffCaller, inp
     if (Number(released.numUpdatedRows) !== 1) {
       const holder = await trx.selectFrom('operator_conversations').select(['claimed_by', 'claim_expires_at']).where('conversation_id', '=', input.conversation_id).executeTakeFirst();
       const other = holder?.claimed_by != null && holder.claimed_by !== staff.userId && Number(holder.claim_expires_at) > now;
-      throw other ? new StaffError('claimed', 'admin.error.claimed_by_other', 409) : new StaffError('not_claimed', 'admin.error.claim_required', 409);
+      throw other ? new StaffError('claimed', 'admin.error.claimed_elsewhere', 409) : new StaffError('not_claimed', 'admin.error.claim_required', 409);
     }
     const inserted = await trx.insertInto('messages').values({
       conversation_id: input.conversation_id, sender_profile_id: side.profile_id, kind: 'text', body: input.text, gift: null, image: null,

@@ -103,7 +103,7 @@ export function adminRoutes(app: AppContext) {
       return c.json({ released: true });
     }
     const claim = await claimConversation(app, staff, body.conversation_id);
-    if (!claim.mine) return c.json({ error: 'claimed', message: c.var.t('admin.error.claimed_by_other'), ...claim }, 409);
+    if (!claim.mine) return c.json({ error: 'claimed', message: c.var.t('admin.error.claimed_elsewhere'), ...claim }, 409);
     return c.json(claim);
   }));
   routes.post('/admin/inbox-notes.php', staffRoute('inbox', InboxNotesSchema, async (c, staff, body) => c.json(await saveNotes(app, staff, body.conversation_id, body.notes))));
