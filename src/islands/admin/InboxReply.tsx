@@ -71,7 +71,7 @@ export function InboxReply(props: Props) {
       </form>
       {props.lines.length > 0 && (
         <section className="inbox-lines" aria-labelledby="inbox-lines-h">
-          <h2 id="inbox-lines-h">{t('admin.inbox.earlier_lines', { name: props.profileName })}</h2>
+          <h2 id="inbox-lines-h" className="inbox-h">{t('admin.inbox.earlier_lines', { name: props.profileName })}</h2>
           <ul>
             {props.lines.map((line) => (
               <li key={line}>

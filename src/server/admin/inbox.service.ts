@@ -131,10 +131,13 @@ export async function saveNotes(app: AppContext, staff: StaffCaller, conversatio
   return { notes: text, updated_at: now };
 }
 
-/** The next waiting conversation nobody else holds (the operator's own claims count as free), or null. */
-export async function nextWaiting(app: AppContext, staff: StaffCaller, except: number | null = null) {
-  const queue = await inboxQueue(app, staff);
-  return queue.find((q) => q.conversation_id !== except && (q.claimed_by === null || q.claimed_by === staff.userId)) ?? null;
+/**
+ * The next waiting conversation nobody else holds (the operator's own claims count as free), or null;
+ * longest waiting first, but one of the same persona first when there is one (the operator stays in character).
+ */
+export async function nextWaiting(app: AppContext, staff: StaffCaller, except: number | null = null, persona: number | null = null) {
+  const free = (await inboxQueue(app, staff)).filter((q) => q.conversation_id !== except && (q.claimed_by === null || q.claimed_by === staff.userId));
+  return free.find((q) => q.fictional_id === persona) ?? free[0] ?? null;
 }
 
 /** The queue's size and its longest wait: for the inbox's heading. */
@@ -248,6 +251,6 @@ export async function answerAsFictional(app: AppContext, staff: StaffCaller, inp
     url: `/chats/${input.conversation_id}`, tag: `chat-${input.conversation_id}`,
   }));
   await announceByMail(app, memberUserId, 'new_messages', side.fictional_name);
-  const next = await nextWaiting(app, staff, input.conversation_id);
+  const next = await nextWaiting(app, staff, input.conversation_id, side.profile_id);
   return { message, next: next?.conversation_id ?? null };
 }
