@@ -104,7 +104,7 @@ test('an admin sees the figures at a glance, as the database has them', async ({
   else expect(boxes[1]).toBe(boxes[0]);
   await page.getByRole('button', { name: t('admin.range_days7') }).click();
   await expect(page.getByRole('button', { name: t('admin.range_days7') })).toHaveAttribute('aria-pressed', 'true');
-  await expect(page.getByRole('link', { name: t('admin.csv_of', { name: t('admin.stat.signups') }) })).toHaveAttribute('href', /metric=signups.*format=csv/);
+  await expect(page.getByRole('link', { name: `${t('admin.csv')} (${t('admin.stat.signups')})` })).toHaveAttribute('href', /metric=signups.*format=csv/);
   if (isMobile) {
     expect(await touchingEdges(page)).toEqual([]);
     // The tabs scroll sideways (the shadow at the edge is the cue).

@@ -107,7 +107,7 @@ export function Dashboard(props: Props) {
     setRange({ key: 'custom', from: String(d.get('from')), to: String(d.get('to')) });
   };
   const csv = (m: StatMetric, title: string) => (
-    <a href={statCsvUrl(m, range.from, range.to)} download aria-label={t('admin.csv_of', { name: title })}>{t('admin.csv')}</a>
+    <a href={statCsvUrl(m, range.from, range.to)} download>{t('admin.csv')}<span className="visually-hidden"> ({title})</span></a>
   );
   const charts: ChartSpec[] = CHARTS.flatMap((m) => (tables[m] ? [{ key: m, title: t(`admin.stat.${m}`), table: tables[m] }] : []));
   if (tables.revenue) charts.splice(2, 0, { key: 'net_revenue', title: t('admin.stat.net_revenue_in', { currency: props.currency }), table: revenueSeries(tables.revenue, tables.refunds, props.currency, range.from, range.to), money: props.currency });
