@@ -110,6 +110,8 @@ for (const dialect of DIALECTS) {
         ['POST', '/api/admin/member-action.php', { action: 'ban', user_id: otto.userId, reason: 'cross-site', confirmed: true }],
         ['GET', '/api/admin/inbox.php'], ['GET', `/api/admin/inbox-conversation.php?id=${conversation}`],
         ['POST', '/api/admin/inbox-reply.php', { conversation_id: conversation, text: 'x', client_id: 'isolation-admin' }],
+        ['POST', '/api/admin/inbox-claim.php', { conversation_id: conversation }],
+        ['POST', '/api/admin/inbox-notes.php', { conversation_id: conversation, notes: 'x' }],
         ['GET', '/api/admin/payments.php'], ['GET', '/api/admin/discounts.php'], ['GET', '/api/admin/audit.php'],
         ['GET', '/api/admin/stats.php?metric=signups&from=2026-11-01&to=2026-11-22'],
       ];
@@ -148,6 +150,8 @@ for (const dialect of DIALECTS) {
         ['POST', '/api/admin/member-action.php', { action: 'ban', user_id: otto.userId, reason: 'cross-site', confirmed: true }],
         ['POST', '/api/admin/member-action.php', { action: 'delete', user_id: hans.userId, reason: 'cross-site', confirm_name: 'Hans' }],
         ['POST', '/api/admin/inbox-reply.php', { conversation_id: conversation, text: 'x', client_id: 'isolation-admin2' }],
+        ['POST', '/api/admin/inbox-claim.php', { conversation_id: conversation }],
+        ['POST', '/api/admin/inbox-notes.php', { conversation_id: conversation, notes: 'x' }],
       ];
       for (const [method, path, body] of calls) {
         const res = await t.request(path, {
