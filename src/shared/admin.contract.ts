@@ -57,9 +57,12 @@ export const ADMIN_PATHS = {
   inbox: 'admin/inbox.php',
   inboxConversation: 'admin/inbox-conversation.php',
   inboxReply: 'admin/inbox-reply.php',
+  inboxClaim: 'admin/inbox-claim.php',
+  inboxNotes: 'admin/inbox-notes.php',
   payments: 'admin/payments.php',
   discounts: 'admin/discounts.php',
   stats: 'admin/stats.php',
+  dashboard: 'admin/dashboard.php',
   audit: 'admin/audit.php',
   safety: 'admin/safety.php',
   safetyAction: 'admin/safety-action.php',
@@ -75,23 +78,28 @@ export const ConfirmSchema = v.object({ code: TotpCode });
 
 /** Every action on a member needs a reason the audit log keeps. */
 export const Reason = v.pipe(v.optional(v.string('admin.error.reason_required'), ''), v.trim(), v.minLength(3, 'admin.error.reason_required'), v.maxLength(500, 'admin.error.reason_too_long'));
+const Confirmed = v.pipe(v.optional(v.boolean('admin.error.confirm_required'), false), v.value(true, 'admin.error.confirm_required'));
+/** Ban, refund and delete: the ones that cannot simply be undone. */
+export const DESTRUCTIVE_ACTIONS = ['ban', 'refund', 'delete'] as const;
 const Credits = v.pipe(v.number('admin.error.amount'), v.integer('admin.error.amount'), v.minValue(1, 'admin.error.amount'), v.maxValue(100_000, 'admin.error.amount'));
 
 export const MemberActionSchema = v.variant('action', [
   v.object({ action: v.literal('grant_credits'), user_id: Id, reason: Reason, amount: Credits }),
   v.object({ action: v.literal('take_credits'), user_id: Id, reason: Reason, amount: Credits }),
   v.object({
-    action: v.literal('refund'), user_id: Id, reason: Reason, payment_id: Id,
+    action: v.literal('refund'), user_id: Id, reason: Reason, payment_id: Id, confirmed: Confirmed,
     /** Cents; default all that is left. */
     amount: v.optional(v.pipe(v.number('admin.error.amount'), v.integer('admin.error.amount'), v.minValue(1, 'admin.error.amount'))),
   }),
   v.object({ action: v.literal('block_direct_debit'), user_id: Id, reason: Reason }),
   v.object({ action: v.literal('suspend'), user_id: Id, reason: Reason, days: v.pipe(v.number('admin.error.days'), v.integer('admin.error.days'), v.minValue(1, 'admin.error.days'), v.maxValue(365, 'admin.error.days')) }),
-  v.object({ action: v.literal('ban'), user_id: Id, reason: Reason }),
+  // Destructive actions need an explicit confirmation (the console asks, naming the member).
+  v.object({ action: v.literal('ban'), user_id: Id, reason: Reason, confirmed: Confirmed }),
   v.object({ action: v.literal('lift_ban'), user_id: Id, reason: Reason }),
   v.object({ action: v.literal('end_sessions'), user_id: Id, reason: Reason }),
   v.object({ action: v.literal('reset_login_limits'), user_id: Id, reason: Reason }),
-  v.object({ action: v.literal('delete'), user_id: Id, reason: Reason }),
+  // Deleting also needs the member's name typed (checked against the account in members.service).
+  v.object({ action: v.literal('delete'), user_id: Id, reason: Reason, confirm_name: v.pipe(v.optional(v.string(), ''), v.trim(), v.minLength(1, 'admin.error.confirm_name')) }),
 ]);
 export type MemberActionInput = v.InferOutput<typeof MemberActionSchema>;
 export type MemberAction = MemberActionInput['action'];
@@ -128,6 +136,13 @@ export const InboxReplySchema = v.object({
   conversation_id: Id,
   text: v.pipe(v.string('admin.error.message_empty'), v.trim(), v.minLength(1, 'admin.error.message_empty'), v.maxLength(5000, 'admin.error.message_too_long')),
   client_id: v.pipe(v.string(), v.minLength(8), v.maxLength(64), v.regex(/^[A-Za-z0-9-]+$/)),
+});
+
+/** Claim (or renew) a conversation, or give it back. */
+export const InboxClaimSchema = v.object({ conversation_id: Id, release: v.optional(v.boolean(), false) });
+export const InboxNotesSchema = v.object({
+  conversation_id: Id,
+  notes: v.pipe(v.string('admin.error.notes_too_long'), v.maxLength(4000, 'admin.error.notes_too_long')),
 });
 
 export const DiscountCreateSchema = v.object({

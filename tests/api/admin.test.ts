@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeMember, as, post } from '../helpers/members';
 import { completeLocalCheckout, freePort, serveApi } from '../helpers/payments';
@@ -111,10 +112,10 @@ for (const dialect of DIALECTS) {
         // Actions follow the role.
         const before = await auditRows();
         expect((await act(moderator, { action: 'grant_credits', user_id: m.userId, amount: 10, reason: 'goodwill' })).status).toBe(403);
-        expect((await act(finance, { action: 'ban', user_id: m.userId, reason: 'spam' })).status).toBe(403);
-        expect((await act(moderator, { action: 'delete', user_id: m.userId, reason: 'spam' })).status).toBe(403);
+        expect((await act(finance, { action: 'ban', user_id: m.userId, reason: 'spam', confirmed: true })).status).toBe(403);
+        expect((await act(moderator, { action: 'delete', user_id: m.userId, reason: 'spam', confirm_name: m.name })).status).toBe(403);
         expect((await act(operator, { action: 'end_sessions', user_id: m.userId, reason: 'spam' })).status).toBe(403);
-        expect((await act(moderator, { action: 'ban', user_id: admin.userId, reason: 'coup' })).status).toBe(403);
+        expect((await act(moderator, { action: 'ban', user_id: admin.userId, reason: 'coup', confirmed: true })).status).toBe(403);
         expect(await auditRows()).toEqual(before);
         expect(await credits(m)).toBe(0);
       });
@@ -166,7 +167,7 @@ for (const dialect of DIALECTS) {
           [{ action: 'grant_credits', user_id: m.userId, amount: '10', reason: 'because' }, 400, 'Enter a whole number of credits between 1 and 100,000.'],
           [{ action: 'take_credits', user_id: m.userId, amount: 6, reason: 'because' }, 400, 'The balance cannot go below zero (it is 5).'],
           [{ action: 'suspend', user_id: m.userId, days: 0, reason: 'because' }, 400, 'Enter a number of days between 1 and 365.'],
-          [{ action: 'refund', user_id: m.userId, payment_id: 999999, reason: 'because' }, 404, 'Payment not found.'],
+          [{ action: 'refund', user_id: m.userId, payment_id: 999999, reason: 'because', confirmed: true }, 404, 'Payment not found.'],
           [{ action: 'grant_credits', user_id: 999999, amount: 1, reason: 'because' }, 404, 'Member not found.'],
           [{ action: 'explode', user_id: m.userId, reason: 'because' }, 400, 'Some of the data you sent is not valid.'],
           [{ action: 'grant_credits', user_id: admin.userId, amount: 1, reason: 'because' }, 400, 'You cannot do this to your own account.'],
@@ -190,8 +191,15 @@ for (const dialect of DIALECTS) {
         const suspended = await loginAs();
         expect(suspended.status).toBe(403);
         expect((await json(suspended)).message).toMatch(/suspended until 2026-11-2\d/);
-        expect((await act(moderator, { action: 'ban', user_id: m.userId, reason: 'Scam' })).status).toBe(200);
-        expect((await act(moderator, { action: 'ban', user_id: m.userId, reason: 'Scam' })).status).toBe(409);
+        // A ban needs its confirmation: without it, a translated 400 and nothing changes.
+        const unconfirmed = await act(moderator, { action: 'ban', user_id: m.userId, reason: 'Scam' });
+        expect(unconfirmed.status).toBe(400);
+        expect((await json(unconfirmed)).message).toBe('Confirm this action first.');
+        const unconfirmedNl = await req('/api/admin/member-action.php', post(moderator.cookie.replace('lang=en', 'lang=nl'), { action: 'ban', user_id: m.userId, reason: 'Scam', confirmed: false }));
+        expect((await json(unconfirmedNl)).message).toBe('Bevestig deze actie eerst.');
+        expect((await t.app.db.db.selectFrom('users').select('banned_at').where('id', '=', m.userId).executeTakeFirstOrThrow()).banned_at).toBeNull();
+        expect((await act(moderator, { action: 'ban', user_id: m.userId, reason: 'Scam', confirmed: true })).status).toBe(200);
+        expect((await act(moderator, { action: 'ban', user_id: m.userId, reason: 'Scam', confirmed: true })).status).toBe(409);
         const banned = await loginAs();
         expect(banned.status).toBe(403);
         expect((await json(banned)).message).toContain('/ban');
@@ -207,7 +215,15 @@ for (const dialect of DIALECTS) {
         expect((await loginAs()).status).toBe(200);
         expect((await act(finance, { action: 'block_direct_debit', user_id: m.userId, reason: 'Fraud suspicion' })).status).toBe(200);
         expect(await t.app.db.db.selectFrom('dd_blocks').select('reason').where('user_id', '=', m.userId).executeTakeFirst()).toEqual({ reason: 'staff' });
-        expect((await act(admin, { action: 'delete', user_id: m.userId, reason: 'GDPR request' })).status).toBe(200);
+        // Deleting needs the member's name typed: missing or wrong, a translated 400 and nothing changes.
+        const noName = await act(admin, { action: 'delete', user_id: m.userId, reason: 'GDPR request' });
+        expect(noName.status).toBe(400);
+        expect((await json(noName)).message).toBe("Type the member's name to confirm.");
+        const wrongName = await act(admin, { action: 'delete', user_id: m.userId, reason: 'GDPR request', confirm_name: `${m.name}x` });
+        expect(wrongName.status).toBe(400);
+        expect((await json(wrongName)).message).toBe("Type the member's name to confirm.");
+        expect((await t.app.db.db.selectFrom('users').select('deleted_at').where('id', '=', m.userId).executeTakeFirstOrThrow()).deleted_at).toBeNull();
+        expect((await act(admin, { action: 'delete', user_id: m.userId, reason: 'GDPR request', confirm_name: ` ${m.name.toUpperCase()} ` })).status).toBe(200);
         expect((await loginAs()).status).toBe(403);
         const actions = (await auditRows()).filter((r) => r.target_id === m.userId).map((r) => r.action);
         expect(actions).toEqual(['suspend', 'ban', 'lift_ban', 'end_sessions', 'reset_login_limits', 'block_direct_debit', 'delete']);
@@ -219,15 +235,15 @@ for (const dialect of DIALECTS) {
         const created = await json<{ payment_id: number; checkout_url: string }>(req('/api/payments.php', post(m.cookie, { bundle: 1, method: 'creditcard', country: 'NL', consent: true })));
         await completeLocalCheckout(created.checkout_url, 'paid');
         expect(await credits(m)).toBe(100);
-        expect((await act(finance, { action: 'refund', user_id: m.userId, payment_id: created.payment_id, amount: 999999, reason: 'too much' })).status).toBe(400);
-        expect((await act(moderator, { action: 'refund', user_id: m.userId, payment_id: created.payment_id, reason: 'not theirs' })).status).toBe(403);
-        const done = await act(finance, { action: 'refund', user_id: m.userId, payment_id: created.payment_id, reason: 'Customer complaint' });
+        expect((await act(finance, { action: 'refund', user_id: m.userId, payment_id: created.payment_id, confirmed: true, amount: 999999, reason: 'too much' })).status).toBe(400);
+        expect((await act(moderator, { action: 'refund', user_id: m.userId, payment_id: created.payment_id, confirmed: true, reason: 'not theirs' })).status).toBe(403);
+        const done = await act(finance, { action: 'refund', user_id: m.userId, payment_id: created.payment_id, confirmed: true, reason: 'Customer complaint' });
         expect(done.status).toBe(200);
         const payment = await t.app.db.db.selectFrom('payments').selectAll().where('id', '=', created.payment_id).executeTakeFirstOrThrow();
         expect(payment).toMatchObject({ status: 'refunded', refunded_amount: 3495, credits_taken_back: 100 });
         expect(await credits(m)).toBe(0);
         expect((await auditRows()).at(-1)).toMatchObject({ action: 'refund', target_type: 'payment', target_id: created.payment_id, reason: 'Customer complaint' });
-        expect((await act(finance, { action: 'refund', user_id: m.userId, payment_id: created.payment_id, reason: 'again' })).status).toBe(409);
+        expect((await act(finance, { action: 'refund', user_id: m.userId, payment_id: created.payment_id, confirmed: true, reason: 'again' })).status).toBe(409);
         const listed = await json<{ payments: { id: number }[] }>(req(`/api/admin/payments.php?status=refunded&user_id=${m.userId}`, as(finance.cookie)));
         expect(listed.payments.map((p) => p.id)).toEqual([created.payment_id]);
         expect((await req('/api/admin/payments.php?status=stolen', as(finance.cookie))).status).toBe(400);
@@ -242,14 +258,14 @@ for (const dialect of DIALECTS) {
         const original = provider.refund;
         (provider as { refund: typeof original }).refund = async () => { throw new ProviderError('The payment cannot be refunded', 422); };
         try {
-          const refused = await act(finance, { action: 'refund', user_id: m.userId, payment_id: created.payment_id, reason: 'Complaint' });
+          const refused = await act(finance, { action: 'refund', user_id: m.userId, payment_id: created.payment_id, confirmed: true, reason: 'Complaint' });
           expect(refused.status).toBe(409);
           expect((await json<{ message: string }>(refused)).message).toBe('The payment provider refused this refund. Nothing was refunded.');
         } finally {
           (provider as { refund: typeof original }).refund = original;
         }
         expect((await auditRows()).at(-1)).toMatchObject({ action: 'refund_refused', target_type: 'payment', target_id: created.payment_id });
-        const answers = await Promise.all(Array.from({ length: 10 }, () => act(finance, { action: 'refund', user_id: m.userId, payment_id: created.payment_id, reason: 'Complaint' })));
+        const answers = await Promise.all(Array.from({ length: 10 }, () => act(finance, { action: 'refund', user_id: m.userId, payment_id: created.payment_id, confirmed: true, reason: 'Complaint' })));
         expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
         expect(answers.every((a) => a.status === 200 || a.status === 409)).toBe(true);
         const payment = await t.app.db.db.selectFrom('payments').selectAll().where('id', '=', created.payment_id).executeTakeFirstOrThrow();
@@ -303,9 +319,11 @@ for (const dialect of DIALECTS) {
         const view = await req(`/api/admin/inbox-conversation.php?id=${conversation}`, as(operator.cookie));
         const text = await view.text();
         expect(text).not.toContain('@example.com');
-        expect(text).not.toContain('credits');
+        // Credits left (how long the member can write on) but no payments or account.
+        expect(text).not.toMatch(/payments|ledger|email/);
         expect(JSON.parse(text).messages.map((m: { body: string }) => m.body)).toEqual(['Hello Fiona', 'Are you there?']);
         expect((await req('/api/admin/inbox-reply.php', post(operator.cookie, { conversation_id: conversation, text: '   ', client_id: 'op-reply-empty' }))).status).toBe(400);
+        expect((await req('/api/admin/inbox-claim.php', post(operator.cookie, { conversation_id: conversation }))).status).toBe(200);
         const reply = await req('/api/admin/inbox-reply.php', post(operator.cookie, { conversation_id: conversation, text: 'Yes, hi!', client_id: 'op-reply-1' }));
         expect(reply.status).toBe(200);
         const stored = await t.app.db.db.selectFrom('messages').select(['sender_profile_id', 'operator_user_id', 'credits']).where('body', '=', 'Yes, hi!').executeTakeFirstOrThrow();
@@ -321,6 +339,84 @@ for (const dialect of DIALECTS) {
         // A member's conversation with a real member is not in the inbox.
         expect((await req(`/api/admin/inbox-conversation.php?id=999999`, as(operator.cookie))).status).toBe(404);
         expect((await auditRows()).map((r) => r.action)).toEqual(expect.arrayContaining(['fictional_create', 'fictional_update', 'inbox_answer']));
+      });
+    });
+
+    describe('inbox claims', () => {
+      it('one operator holds a conversation at a time; the claim runs out; no answer without it; the answer names the next conversation', async () => {
+        const other = await staffSession(t, `Opertwo${dialect}`, 'operator', server.host);
+        const made = await json<{ profile: { id: number } }>(req('/api/admin/fictional.php', post(operator.cookie, { name: 'Claire', gender: 'female', sexuality: 'hetero', birth_date: '1985-05-05', country: 'NL' })));
+        const writerA = await member({ paid: true, credits: 50 });
+        const writerB = await member({ paid: true, credits: 50 });
+        for (const w of [writerA, writerB]) {
+          expect((await req('/api/messages.php', post(w.cookie, { profile_id: made.profile.id, client_id: `claim-${w.userId}`, kind: 'text', text: 'Hi Claire' }))).status).toBe(201);
+          t.clock.advance(1_000);
+        }
+        const queue = await json<{ queue: { conversation_id: number; member_name: string }[]; waiting: number; oldest_minutes: number }>(req('/api/admin/inbox.php', as(operator.cookie)));
+        expect(queue.waiting).toBe(queue.queue.length);
+        expect(queue.oldest_minutes).toBeGreaterThanOrEqual(1);
+        const convA = queue.queue.find((q) => q.member_name === writerA.name)!.conversation_id;
+        const convB = queue.queue.find((q) => q.member_name === writerB.name)!.conversation_id;
+        const claim = (s: Staff, conversation_id: number, extra = {}) => req('/api/admin/inbox-claim.php', post(s.cookie, { conversation_id, ...extra }));
+        const reply = (s: Staff, conversation_id: number, text: string, cookie = s.cookie) =>
+          req('/api/admin/inbox-reply.php', post(cookie, { conversation_id, text, client_id: `op-${s.userId}-${conversation_id}-${text.length}` }));
+
+        // Without a claim, an answer is refused with a translated error and nothing is stored.
+        const unclaimed = await reply(operator, convA, 'Hello there');
+        expect(unclaimed.status).toBe(409);
+        expect((await json(unclaimed)).message).toBe('Open this conversation first: it is not reserved for you.');
+        const unclaimedFr = await reply(operator, convA, 'Bonjour', operator.cookie.replace('lang=en', 'lang=fr'));
+        expect((await json(unclaimedFr)).message).toBe("Ouvrez d'abord cette conversation : elle ne vous est pas réservée.");
+
+        // Two operators claim at once: exactly one gets it; the other is told who holds it.
+        const both = await Promise.all([claim(operator, convA), claim(other, convA)]);
+        expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+        const [holder, loser] = both[0].status === 200 ? [operator, other] : [other, operator];
+        const refused = await json<{ message: string; holder: string }>(both.find((r) => r.status === 409)!);
+        expect(refused.message).toBe('Another operator is answering this conversation.');
+        expect(refused.holder).toBe(holder.email);
+        const stolen = await reply(loser, convA, 'Me first');
+        expect(stolen.status).toBe(409);
+        expect((await json(stolen)).message).toBe('Another operator is answering this conversation.');
+        // The holder renews; the queue shows who holds it.
+        expect((await claim(holder, convA)).status).toBe(200);
+        const shown = await json<{ queue: { conversation_id: number; claimed_by: number | null }[] }>(req('/api/admin/inbox.php', as(loser.cookie)));
+        expect(shown.queue.find((q) => q.conversation_id === convA)!.claimed_by).toBe(holder.userId);
+
+        // The claim runs out after 5 minutes: then the other operator may take it over.
+        t.clock.advance(4 * 60_000);
+        expect((await claim(loser, convA)).status).toBe(409);
+        t.clock.advance(60_000 + 1);
+        expect((await claim(loser, convA)).status).toBe(200);
+        const late = await reply(holder, convA, 'Too late');
+        expect(late.status).toBe(409);
+        expect(await t.app.db.db.selectFrom('messages').select('id').where('conversation_id', '=', convA).where('body', 'in', ['Me first', 'Too late', 'Hello there', 'Bonjour']).execute()).toEqual([]);
+
+        // The answer gives the claim back and names the next waiting conversation nobody else holds.
+        expect((await claim(holder, convB)).status).toBe(200);
+        const sent = await reply(loser, convA, 'Hi, nice to meet you');
+        expect(sent.status).toBe(200);
+        const body = await json<{ next: number | null }>(sent);
+        const remaining = await json<{ queue: { conversation_id: number; claimed_by: number | null }[] }>(req('/api/admin/inbox.php', as(loser.cookie)));
+        expect(remaining.queue.map((q) => q.conversation_id)).not.toContain(convA);
+        expect(body.next).toBe(remaining.queue.find((q) => q.claimed_by === null || q.claimed_by === loser.userId)?.conversation_id ?? null);
+        // A conversation held by the other operator is never offered as next.
+        expect(remaining.queue.map((q) => q.conversation_id)).toContain(convB);
+        expect(body.next).not.toBe(convB);
+        expect(await t.app.db.db.selectFrom('operator_conversations').select(['claimed_by']).where('conversation_id', '=', convA).executeTakeFirstOrThrow()).toEqual({ claimed_by: null });
+        // Given back, it is free again.
+        expect((await claim(holder, convB, { release: true })).status).toBe(200);
+        expect((await claim(loser, convB)).status).toBe(200);
+
+        // Notes are kept per conversation; the view shows the persona's earlier lines and the member's credits, never the e-mail.
+        expect((await req('/api/admin/inbox-notes.php', post(holder.cookie, { conversation_id: convA, notes: 'Likes cycling; asked about Utrecht.' }))).status).toBe(200);
+        expect((await req('/api/admin/inbox-notes.php', post(holder.cookie, { conversation_id: convA, notes: 'x'.repeat(4001) }))).status).toBe(400);
+        const view = await json<{ notes: string; earlier_lines: string[]; member: { credits: number }; fictional: { name: string } }>(req(`/api/admin/inbox-conversation.php?id=${convB}`, as(holder.cookie)));
+        expect(view.earlier_lines).toContain('Hi, nice to meet you');
+        expect(view.member.credits).toBe(await credits(writerB));
+        expect(JSON.stringify(view)).not.toContain('@example.com');
+        const viewA = await json<{ notes: string }>(req(`/api/admin/inbox-conversation.php?id=${convA}`, as(loser.cookie)));
+        expect(viewA.notes).toBe('Likes cycling; asked about Utrecht.');
       });
     });
 
@@ -370,6 +466,51 @@ for (const dialect of DIALECTS) {
         expect((await json(bad)).message).toBe('Choose a range of at most 366 days, from before to.');
         expect((await req('/api/admin/stats.php?metric=secrets&from=2026-11-01&to=2026-11-02', as(finance.cookie))).status).toBe(400);
         expect((await req('/api/admin/stats.php?metric=signups&from=yesterday&to=2026-11-02', as(finance.cookie))).status).toBe(400);
+      });
+
+      it('the tiles show the figures the database holds (compared with plain SQL)', async () => {
+        // One member bought yesterday and again today (not a first purchase today); one bought first today, partly refunded.
+        const day = 86_400_000;
+        const todayStart = Math.floor(t.clock.now() / day) * day;
+        const repeat = await member();
+        const fresh = await member();
+        const pay = async (m: Member) => {
+          const created = await json<{ payment_id: number; checkout_url: string }>(req('/api/payments.php', post(m.cookie, { bundle: 1, method: 'creditcard', country: 'NL', consent: true })));
+          await completeLocalCheckout(created.checkout_url, 'paid');
+          return created.payment_id;
+        };
+        const older = await pay(repeat);
+        await t.app.db.db.updateTable('payments').set({ paid_at: todayStart - day + 1000, created_at: todayStart - day + 1000 }).where('id', '=', older).execute();
+        await pay(repeat);
+        const partly = await pay(fresh);
+        await t.app.db.db.updateTable('payments').set({ refunded_amount: 1000 }).where('id', '=', partly).execute();
+        const { tiles } = await json<{ tiles: {
+          today: { signups: { now: number; before: number }; activations: { now: number }; first_purchases: { now: number; before: number }; revenue: Record<string, { now: number; before: number }> };
+          week: { signups: { now: number }; revenue: Record<string, { now: number }> };
+          paying_members: number; inbox_waiting: number; photos_waiting: number; reports_open: number;
+        } }>(req('/api/admin/dashboard.php', as(finance.cookie)));
+        const one = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(t.app.db.db)).rows[0] as T;
+        const n = async (query: ReturnType<typeof sql<{ n: number }>>) => Number((await one(query)).n);
+        const weekStart = todayStart - 6 * day;
+        expect(tiles.today.signups.now).toBe(await n(sql`select count(*) as n from users where site_id = 'kindred' and role = 'member' and created_at >= ${todayStart}`));
+        expect(tiles.today.signups.before).toBe(await n(sql`select count(*) as n from users where site_id = 'kindred' and role = 'member' and created_at >= ${todayStart - day} and created_at < ${todayStart}`));
+        expect(tiles.week.signups.now).toBe(await n(sql`select count(*) as n from users where site_id = 'kindred' and role = 'member' and created_at >= ${weekStart}`));
+        expect(tiles.today.activations.now).toBe(await n(sql`select count(*) as n from users where site_id = 'kindred' and role = 'member' and confirmed_at >= ${todayStart}`));
+        const firstToday = await n(sql`select count(*) as n from (select user_id, min(paid_at) as first from payments where site_id = 'kindred' and paid_at is not null group by user_id) f where f.first >= ${todayStart}`);
+        expect(tiles.today.first_purchases.now).toBe(firstToday);
+        expect(firstToday).toBeGreaterThanOrEqual(1);
+        const net = await n(sql`select coalesce(sum(amount - refunded_amount - charged_back_amount), 0) as n from payments where site_id = 'kindred' and currency = 'EUR' and paid_at >= ${todayStart}`);
+        expect(tiles.today.revenue.EUR.now).toBe(net);
+        expect(tiles.today.revenue.EUR.before).toBe(await n(sql`select coalesce(sum(amount - refunded_amount - charged_back_amount), 0) as n from payments where site_id = 'kindred' and currency = 'EUR' and paid_at >= ${todayStart - day} and paid_at < ${todayStart}`));
+        expect(tiles.today.revenue.EUR.before).toBeGreaterThan(0);
+        expect(tiles.paying_members).toBe(await n(sql`select count(*) as n from users where site_id = 'kindred' and role = 'member' and paid_user = 1 and deleted_at is null`));
+        expect(tiles.photos_waiting).toBe(await n(sql`select count(*) as n from photos join profiles on profiles.id = photos.profile_id where profiles.site_id = 'kindred' and photos.status = 'under inspection'`));
+        expect(tiles.reports_open).toBe(await n(sql`select count(*) as n from reports join profiles on profiles.id = reports.profile_id where profiles.site_id = 'kindred' and reports.status = 'open'`));
+        const queue = await json<{ waiting: number }>(req('/api/admin/inbox.php', as(admin.cookie)));
+        expect(tiles.inbox_waiting).toBe(queue.waiting);
+        // Operators and moderators have no dashboard.
+        expect((await req('/api/admin/dashboard.php', as(operator.cookie))).status).toBe(403);
+        expect((await req('/api/admin/dashboard.php', as(moderator.cookie))).status).toBe(403);
       });
     });
   });

@@ -136,6 +136,8 @@ for (const dialect of DIALECTS) {
       const made = await json<{ profile: { id: number } }>(t.request('/api/admin/fictional.php', post(operator.cookie, { name: 'Fenna', gender: 'female', sexuality: 'hetero', birth_date: '1985-03-03', country: 'NL' })));
       const guy = await member({ gender: 'male', paid: true });
       const first = await json<SendMessageResponse>(send(guy, { profile_id: made.profile.id, text: 'Hi Fenna, how are you?' }));
+      // The operator opens (claims) the conversation first, as the console does (issue 27).
+      expect((await t.request('/api/admin/inbox-claim.php', post(operator.cookie, { conversation_id: first.conversation_id }))).status).toBe(200);
       const reply = await t.request('/api/admin/inbox-reply.php', post(operator.cookie, { conversation_id: first.conversation_id, text: 'Look at www.example.com or mail me at fenna@gmail.com', client_id: 'op-safety-1' }));
       expect(reply.status).toBe(200);
       const view = await json<ConversationView>(t.request(`/api/chat.php?conversation=${first.conversation_id}`, as(guy.cookie)));

@@ -107,9 +107,11 @@ for (const dialect of DIALECTS) {
         ['GET', '/api/time-bonus.php'],
         ['GET', '/api/admin/me.php'], ['GET', '/api/admin/members.php?q=otto'], ['GET', `/api/admin/member.php?id=${otto.userId}`],
         ['POST', '/api/admin/member-action.php', { action: 'grant_credits', user_id: otto.userId, amount: 5, reason: 'cross-site' }],
-        ['POST', '/api/admin/member-action.php', { action: 'ban', user_id: otto.userId, reason: 'cross-site' }],
+        ['POST', '/api/admin/member-action.php', { action: 'ban', user_id: otto.userId, reason: 'cross-site', confirmed: true }],
         ['GET', '/api/admin/inbox.php'], ['GET', `/api/admin/inbox-conversation.php?id=${conversation}`],
         ['POST', '/api/admin/inbox-reply.php', { conversation_id: conversation, text: 'x', client_id: 'isolation-admin' }],
+        ['POST', '/api/admin/inbox-claim.php', { conversation_id: conversation }],
+        ['POST', '/api/admin/inbox-notes.php', { conversation_id: conversation, notes: 'x' }],
         ['GET', '/api/admin/payments.php'], ['GET', '/api/admin/discounts.php'], ['GET', '/api/admin/audit.php'],
         ['GET', '/api/admin/stats.php?metric=signups&from=2026-11-01&to=2026-11-22'],
       ];
@@ -145,9 +147,11 @@ for (const dialect of DIALECTS) {
         ['POST', '/api/messages.php', { conversation, client_id: 'isolation-w', kind: 'text', text: 'cross-site' }],
         ['GET', `/api/admin/member.php?id=${otto.userId}`], ['GET', `/api/admin/inbox-conversation.php?id=${conversation}`],
         ['POST', '/api/admin/member-action.php', { action: 'grant_credits', user_id: otto.userId, amount: 5, reason: 'cross-site' }],
-        ['POST', '/api/admin/member-action.php', { action: 'ban', user_id: otto.userId, reason: 'cross-site' }],
-        ['POST', '/api/admin/member-action.php', { action: 'delete', user_id: hans.userId, reason: 'cross-site' }],
+        ['POST', '/api/admin/member-action.php', { action: 'ban', user_id: otto.userId, reason: 'cross-site', confirmed: true }],
+        ['POST', '/api/admin/member-action.php', { action: 'delete', user_id: hans.userId, reason: 'cross-site', confirm_name: 'Hans' }],
         ['POST', '/api/admin/inbox-reply.php', { conversation_id: conversation, text: 'x', client_id: 'isolation-admin2' }],
+        ['POST', '/api/admin/inbox-claim.php', { conversation_id: conversation }],
+        ['POST', '/api/admin/inbox-notes.php', { conversation_id: conversation, notes: 'x' }],
       ];
       for (const [method, path, body] of calls) {
         const res = await t.request(path, {

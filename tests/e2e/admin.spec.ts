@@ -39,7 +39,7 @@ test('an admin logs in with TOTP, sees the charts, finds a member, grants credit
   for (const metric of ['signups', 'activations', 'active_members', 'messages', 'likes', 'matches']) {
     await expect(adminPage.locator(`[data-chart="${metric}"] canvas`)).toBeVisible();
   }
-  await expect(adminPage.locator('[data-table="revenue"]')).toContainText('creditcard');
+  await expect(adminPage.locator('[data-table="revenue"]')).toContainText(t('payments.method.creditcard'));
   await expect(adminPage.getByRole('link', { name: t('admin.csv') }).first()).toHaveAttribute('href', /format=csv/);
 
   // Find the buyer by e-mail and grant credits with a reason.
@@ -56,13 +56,15 @@ test('an admin logs in with TOTP, sees the charts, finds a member, grants credit
   await expect(buyerPage.locator('.shop-balance')).toHaveText(t('shop.balance', { count: credits + 25 }), { timeout: 2_000 });
   await buyerPage.context().close();
   await expect(adminPage.locator('[data-ledger] tbody tr').first()).toContainText('+25');
-  await expect(adminPage.locator('[data-ledger] tbody tr').first()).toContainText('admin');
+  await expect(adminPage.locator('[data-ledger] tbody tr').first()).toContainText(t('admin.ledger.admin'));
 
   // Refund the payment through the provider.
   const refund = adminPage.locator('form[data-action="refund"]');
   await refund.getByLabel(t('admin.field.reason')).fill(`Refund window ${buyer.name}`);
   await refund.getByRole('button', { name: t('admin.action.refund') }).click();
-  await expect(adminPage.locator(`[data-payment="${payment_id}"] [data-payment-status]`)).toHaveText('refunded');
+  // A refund asks first, naming the member.
+  await adminPage.getByRole('dialog', { name: t('admin.confirm.refund_title', { name: buyer.name }) }).getByRole('button', { name: t('admin.confirm.refund_button') }).click();
+  await expect(adminPage.locator(`[data-payment="${payment_id}"] [data-payment-status]`)).toHaveText(t('shop.status_refunded'));
 
   // Both actions are in the audit log, with who and why.
   await adminPage.goto('/admin/audit');
@@ -135,7 +137,11 @@ test('an operator answers a member as a fictional profile; the member sees it li
   await expect(opPage.locator('body')).not.toContainText(member.email);
   await opPage.getByLabel(t('admin.inbox.answer_as', { name: fictionalName })).fill('Hi! Nice to hear from you.');
   await opPage.getByRole('button', { name: t('admin.inbox.send') }).click();
-  await expect(opPage).toHaveURL(/\/admin\/inbox$/);
+  // On to the next waiting conversation (or the empty queue), with a confirmation.
+  await expect(opPage.locator('[data-sent]')).toHaveText(t('admin.inbox.sent', { name: member.name }));
+  const next = /\/admin\/inbox\/(\d+)/.exec(opPage.url());
+  if (next) await opPage.request.post('/api/admin/inbox-claim.php', { data: { conversation_id: Number(next[1]), release: true } });
+  await opPage.goto('/admin/inbox');
   await expect(opPage.locator('[data-inbox] tr', { hasText: member.name })).toHaveCount(0);
 
   // The member sees the answer live, from the profile that carries the fictional label.

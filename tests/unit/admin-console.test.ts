@@ -25,7 +25,10 @@ describe('staff roles', () => {
     const without = v.safeParse(MemberActionSchema, { action: 'ban', user_id: 3 });
     expect(without.success).toBe(false);
     expect(without.issues?.[0].message).toBe('admin.error.reason_required');
-    expect(v.safeParse(MemberActionSchema, { action: 'ban', user_id: 3, reason: ' spam ' }).output).toEqual({ action: 'ban', user_id: 3, reason: 'spam' });
+    expect(v.safeParse(MemberActionSchema, { action: 'ban', user_id: 3, reason: ' spam ', confirmed: true }).output).toEqual({ action: 'ban', user_id: 3, reason: 'spam', confirmed: true });
+    // Destructive actions need their confirmation.
+    expect(v.safeParse(MemberActionSchema, { action: 'ban', user_id: 3, reason: 'spam' }).issues?.[0].message).toBe('admin.error.confirm_required');
+    expect(v.safeParse(MemberActionSchema, { action: 'delete', user_id: 3, reason: 'spam' }).issues?.[0].message).toBe('admin.error.confirm_name');
   });
 });
 

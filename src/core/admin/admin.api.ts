@@ -18,7 +18,12 @@ export const memberAction = (body: Record<string, unknown>) => send<{ done: stri
 export const safetyAction = (body: Record<string, unknown>) => send<{ status: string; signals: number }>(ADMIN_PATHS.safetyAction, body);
 export const saveFictional = (body: Record<string, unknown>) => send<{ profile: { id: number } }>(ADMIN_PATHS.fictional, body);
 export const answerAsProfile = (conversationId: number, text: string, clientId: string) =>
-  send<{ message: { id: number } }>(ADMIN_PATHS.inboxReply, { conversation_id: conversationId, text, client_id: clientId });
+  send<{ message: { id: number }; next: number | null }>(ADMIN_PATHS.inboxReply, { conversation_id: conversationId, text, client_id: clientId });
+/** Renews (or gives back) this operator's claim on a conversation. */
+export const claimConversation = (conversationId: number, release = false) =>
+  send<{ mine: boolean; expires_at: number }>(ADMIN_PATHS.inboxClaim, { conversation_id: conversationId, release });
+export const saveInboxNotes = (conversationId: number, notes: string) =>
+  send<{ notes: string | null; updated_at: number }>(ADMIN_PATHS.inboxNotes, { conversation_id: conversationId, notes });
 export const createDiscount = (body: Record<string, unknown>) => send<{ discount: { id: number } }>(ADMIN_PATHS.discounts, body);
 export const setDiscountStatus = (id: number, status: 'active' | 'inactive', reason: string) =>
   send<{ id: number; status: string }>(ADMIN_PATHS.discounts, { id, status, reason }, 'patch');

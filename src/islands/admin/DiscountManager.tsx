@@ -45,7 +45,7 @@ export function DiscountManager(props: Props) {
               <tr key={d.id} data-discount={d.code}>
                 <td>{d.code}</td><td>{t(`admin.discounts.kind_${d.kind}`)}</td><td>{d.value_percentage}</td><td>{d.country ?? '—'}</td>
                 <td>{d.expires_at ? new Date(d.expires_at).toISOString().slice(0, 10) : '—'}</td>
-                <td>{t(`admin.status.${d.status}`)}</td><td>{t('admin.discounts.uses_value', { uses: d.uses, paid: d.paid_uses })}</td>
+                <td>{t(`admin.status.${d.status}`)}</td><td>{t('admin.discounts.uses_value', { uses: d.uses, paid: t('admin.discounts.paid', { count: d.paid_uses }) })}</td>
                 <td><button type="button" className="link-button" disabled={busy} onClick={() => toggle(d)}>{d.status === 'active' ? t('admin.discounts.disable') : t('admin.discounts.enable')}</button></td>
               </tr>
             ))}

@@ -52,8 +52,11 @@ export async function inboxQueue(app: AppContext, staff: StaffCaller) {
     .innerJoin('profiles as f', 'f.id', 'cp.profile_id')
     .innerJoin('profiles as m', 'm.id', 'cp.partner_profile_id')
     .innerJoin('conversations as c', 'c.id', 'cp.conversation_id')
+    .leftJoin('operator_conversations as oc', (join) => join.onRef('oc.conversation_id', '=', 'cp.conversation_id').on('oc.claim_expires_at', '>', app.clock.now()))
+    .leftJoin('users as holder', 'holder.id', 'oc.claimed_by')
     .select([
       'cp.conversation_id', 'cp.unread_count', 'f.id as fictional_id', 'f.name as fictional_name', 'm.id as member_profile_id', 'm.name as member_name',
+      'oc.claimed_by', 'oc.claim_expires_at', 'holder.email as claimed_by_email',
       sql<number>`(select min(w.created_at) from messages w where w.conversation_id = cp.conversation_id and w.sender_profile_id = cp.partner_profile_id
         and w.id > coalesce((select max(a.id) from messages a where a.conversation_id = cp.conversation_id and a.sender_profile_id = cp.profile_id), 0))`.as('waiting_since'),
     ])
@@ -66,7 +69,80 @@ export async function inboxQueue(app: AppContext, staff: StaffCaller) {
     .orderBy('cp.conversation_id', 'asc')
     .limit(200)
     .execute();
-  return rows.filter((r) => r.waiting_since !== null).map((r) => ({ ...r, waiting_since: Number(r.waiting_since) }));
+  return rows.filter((r) => r.waiting_since !== null).map((r) => ({
+    ...r, waiting_since: Number(r.waiting_since), claim_expires_at: r.claim_expires_at === null ? null : Number(r.claim_expires_at),
+  }));
+}
+
+/** How long an operator holds a conversation after opening it (renewed while the page stays open). */
+export const CLAIM_MS = 5 * 60_000;
+
+/**
+ * Claims a conversation for this operator until now + CLAIM_MS, unless another operator holds an
+ * unexpired claim on it: one atomic upsert, so of two operators opening it at once only one gets it.
+ */
+export async function claimConversation(app: AppContext, staff: StaffCaller, conversationId: number) {
+  await fictionalSide(app, staff, conversationId);
+  const db = app.db.db;
+  const now = app.clock.now();
+  const expires = now + CLAIM_MS;
+  const won = await db.insertInto('operator_conversations')
+    .values({ conversation_id: conversationId, site_id: staff.siteId, claimed_by: staff.userId, claim_expires_at: expires })
+    .onConflict((oc) => oc.column('conversation_id')
+      .doUpdateSet({ claimed_by: staff.userId, claim_expires_at: expires })
+      .where((eb) => eb.or([
+        eb('operator_conversations.claimed_by', 'is', null),
+        eb('operator_conversations.claimed_by', '=', staff.userId),
+        eb('operator_conversations.claim_expires_at', '<=', now),
+      ])))
+    .returning(['claimed_by', 'claim_expires_at'])
+    .executeTakeFirst();
+  if (won) return { mine: true as const, expires_at: Number(won.claim_expires_at) };
+  const holder = await db.selectFrom('operator_conversations as oc').leftJoin('users as u', 'u.id', 'oc.claimed_by')
+    .select(['oc.claimed_by', 'oc.claim_expires_at', 'u.email']).where('oc.conversation_id', '=', conversationId).executeTakeFirstOrThrow();
+  return { mine: false as const, expires_at: Number(holder.claim_expires_at), holder: holder.email ?? `#${holder.claimed_by}` };
+}
+
+/** The member of a conversation of this site's fictional profiles (the "answer sent to …" line), or null. */
+export async function memberOfConversation(app: AppContext, staff: StaffCaller, conversationId: number) {
+  try {
+    return (await fictionalSide(app, staff, conversationId)).member_name;
+  } catch {
+    return null;
+  }
+}
+
+/** Gives a conversation back to the queue (the operator left it unanswered). */
+export async function releaseConversation(app: AppContext, staff: StaffCaller, conversationId: number) {
+  await fictionalSide(app, staff, conversationId);
+  await app.db.db.updateTable('operator_conversations').set({ claimed_by: null, claim_expires_at: null })
+    .where('conversation_id', '=', conversationId).where('claimed_by', '=', staff.userId).execute();
+}
+
+/** Saves the operators' notes about a conversation (shared by every operator of the site). */
+export async function saveNotes(app: AppContext, staff: StaffCaller, conversationId: number, notes: string) {
+  await fictionalSide(app, staff, conversationId);
+  const now = app.clock.now();
+  const text = notes.trim() || null;
+  await app.db.db.insertInto('operator_conversations')
+    .values({ conversation_id: conversationId, site_id: staff.siteId, notes: text, notes_by: staff.userId, notes_updated_at: now })
+    .onConflict((oc) => oc.column('conversation_id').doUpdateSet({ notes: text, notes_by: staff.userId, notes_updated_at: now }))
+    .execute();
+  return { notes: text, updated_at: now };
+}
+
+/**
+ * The next waiting conversation nobody else holds (the operator's own claims count as free), or null;
+ * longest waiting first, but one of the same persona first when there is one (the operator stays in character).
+ */
+export async function nextWaiting(app: AppContext, staff: StaffCaller, except: number | null = null, persona: number | null = null) {
+  const free = (await inboxQueue(app, staff)).filter((q) => q.conversation_id !== except && (q.claimed_by === null || q.claimed_by === staff.userId));
+  return free.find((q) => q.fictional_id === persona) ?? free[0] ?? null;
+}
+
+/** The queue's size and its longest wait: for the inbox's heading. */
+export function queueSummary(queue: Awaited<ReturnType<typeof inboxQueue>>, now: number) {
+  return { waiting: queue.length, oldest_minutes: queue.length === 0 ? 0 : Math.max(1, Math.round((now - queue[0].waiting_since) / 60_000)) };
 }
 
 /** The conversation of a fictional profile of this site, as its operator may see it. */
@@ -76,7 +152,7 @@ async function fictionalSide(app: AppContext, staff: StaffCaller, conversationId
     .innerJoin('profiles as f', 'f.id', 'cp.profile_id')
     .innerJoin('conversations as c', 'c.id', 'cp.conversation_id')
     .innerJoin('profiles as m', 'm.id', 'cp.partner_profile_id')
-    .select(['cp.conversation_id', 'cp.profile_id', 'cp.partner_profile_id', 'm.user_id as member_user_id', 'm.status as member_status', 'f.name as fictional_name'])
+    .select(['cp.conversation_id', 'cp.profile_id', 'cp.partner_profile_id', 'm.user_id as member_user_id', 'm.status as member_status', 'f.name as fictional_name', 'm.name as member_name'])
     .where('cp.conversation_id', '=', conversationId)
     .where('c.site_id', '=', staff.siteId)
     .where('f.fictional', '=', 1)
@@ -99,11 +175,31 @@ export async function inboxConversation(app: AppContext, staff: StaffCaller, con
     db.selectFrom('profiles').select(profileFields).where('id', '=', side.partner_profile_id).executeTakeFirstOrThrow(),
   ]);
   const interests = (await db.selectFrom('profile_interests').select('interest').where('profile_id', '=', member.id).execute()).map((i) => i.interest);
+  const mainPhoto = (profileId: number) => db.selectFrom('photos').select('thumb_filename').where('profile_id', '=', profileId).where('status', '=', 'active')
+    .orderBy('is_main', 'desc').orderBy('id').limit(1).executeTakeFirst();
+  const [fictionalPhoto, memberPhoto, account, state, lines] = await Promise.all([
+    mainPhoto(fictional.id),
+    mainPhoto(member.id),
+    // Credits left tell the operator how long the member can write on; never the e-mail address or payments.
+    side.member_user_id === null ? undefined : db.selectFrom('users').select('credits').where('id', '=', side.member_user_id).executeTakeFirst(),
+    db.selectFrom('operator_conversations').select(['notes', 'notes_updated_at']).where('conversation_id', '=', conversationId).executeTakeFirst(),
+    // The persona's earlier lines (any conversation), for quick insertion: the persona keeps one voice.
+    db.selectFrom('messages').select(['body', (eb) => eb.fn.max('id').as('last')]).where('sender_profile_id', '=', fictional.id).where('kind', '=', 'text')
+      .where('body', 'is not', null).groupBy('body').orderBy('last', 'desc').limit(12).execute(),
+  ]);
   const messages = await db.selectFrom('messages').leftJoin('users as op', 'op.id', 'messages.operator_user_id')
     .leftJoin('profiles as opp', 'opp.user_id', 'op.id')
     .select(['messages.id', 'messages.sender_profile_id', 'messages.kind', 'messages.body', 'messages.gift', 'messages.created_at', 'messages.operator_user_id', 'opp.name as operator_name'])
     .where('messages.conversation_id', '=', conversationId).orderBy('messages.id', 'desc').limit(100).execute();
-  return { conversation_id: conversationId, fictional, member: { ...member, interests }, messages: messages.reverse() };
+  return {
+    conversation_id: conversationId,
+    fictional: { ...fictional, photo: fictionalPhoto?.thumb_filename ?? null },
+    member: { ...member, interests, photo: memberPhoto?.thumb_filename ?? null, credits: account?.credits ?? null },
+    notes: state?.notes ?? null,
+    notes_updated_at: state?.notes_updated_at === null || state?.notes_updated_at === undefined ? null : Number(state.notes_updated_at),
+    earlier_lines: lines.map((l) => l.body as string),
+    messages: messages.reverse(),
+  };
 }
 
 /**
@@ -121,6 +217,15 @@ export async function answerAsFictional(app: AppContext, staff: StaffCaller, inp
   const now = app.clock.now();
   const memberUserId = side.member_user_id;
   const { message, events } = await db.transaction().execute(async (trx) => {
+    // Only the operator holding the conversation answers it; the answer gives the claim back.
+    const released = await trx.updateTable('operator_conversations').set({ claimed_by: null, claim_expires_at: null })
+      .where('conversation_id', '=', input.conversation_id).where('claimed_by', '=', staff.userId).where('claim_expires_at', '>', now)
+      .executeTakeFirst();
+    if (Number(released.numUpdatedRows) !== 1) {
+      const holder = await trx.selectFrom('operator_conversations').select(['claimed_by', 'claim_expires_at']).where('conversation_id', '=', input.conversation_id).executeTakeFirst();
+      const other = holder?.claimed_by != null && holder.claimed_by !== staff.userId && Number(holder.claim_expires_at) > now;
+      throw other ? new StaffError('claimed', 'admin.error.claimed_elsewhere', 409) : new StaffError('not_claimed', 'admin.error.claim_required', 409);
+    }
     const inserted = await trx.insertInto('messages').values({
       conversation_id: input.conversation_id, sender_profile_id: side.profile_id, kind: 'text', body: input.text, gift: null, image: null,
       credits: 0, client_id: input.client_id, created_at: now, operator_user_id: staff.userId,
@@ -146,5 +251,6 @@ export async function answerAsFictional(app: AppContext, staff: StaffCaller, inp
     url: `/chats/${input.conversation_id}`, tag: `chat-${input.conversation_id}`,
   }));
   await announceByMail(app, memberUserId, 'new_messages', side.fictional_name);
-  return { message };
+  const next = await nextWaiting(app, staff, input.conversation_id, side.profile_id);
+  return { message, next: next?.conversation_id ?? null };
 }

@@ -35,6 +35,13 @@ async function memberOfSite(app: AppContext, staff: StaffCaller, userId: number)
   return user;
 }
 
+/** The name staff type to confirm a deletion: the profile's name, or the e-mail address without one. */
+export async function memberName(app: AppContext, user: Pick<User, 'id' | 'email'>) {
+  const profile = await app.db.db.selectFrom('profiles').select('name').where('user_id', '=', user.id).executeTakeFirst();
+  return profile?.name ?? user.email;
+}
+const sameName = (typed: string, name: string) => typed.trim().normalize('NFC').toLocaleLowerCase() === name.trim().normalize('NFC').toLocaleLowerCase();
+
 /** Everything the console shows about a member; money only for roles that handle money. */
 export async function memberDetail(app: AppContext, staff: StaffCaller, userId: number) {
   const db = app.db.db;
@@ -151,6 +158,9 @@ async function applyMemberAction(app: AppContext, staff: StaffCaller, input: Mem
     }
     case 'delete': {
       if (user.deleted_at !== null) throw new StaffError('already', 'admin.error.already_deleted', 409);
+      if (!sameName(input.confirm_name, await memberName(app, user))) {
+        throw new StaffError('confirm', 'admin.error.confirm_name', 400, {}, { confirm_name: 'admin.error.confirm_name' });
+      }
       return db.transaction().execute(async (trx) => {
         await trx.updateTable('users').set({ deleted_at: now }).where('id', '=', user.id).execute();
         await trx.updateTable('profiles').set({ status: 'deleted' }).where('user_id', '=', user.id).execute();

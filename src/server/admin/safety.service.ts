@@ -106,7 +106,8 @@ export async function runSafetyAction(app: AppContext, staff: StaffCaller, input
     if (input.action === 'suspend' && input.days === undefined) throw new StaffError('invalid', 'admin.error.days', 400, {}, { days: 'admin.error.days' });
     await runMemberAction(app, staff, input.action === 'suspend'
       ? { action: 'suspend', user_id: user.id, reason: input.reason, days: input.days as number }
-      : { action: 'ban', user_id: user.id, reason: input.reason });
+      // The safety queue's own ban button is the confirmation (its form names the account).
+      : { action: 'ban', user_id: user.id, reason: input.reason, confirmed: true });
   }
   const now = app.clock.now();
   const status = input.action === 'dismiss' ? 'dismissed' : 'actioned';

@@ -496,7 +496,19 @@ export interface ImageSafetyScoreTable {
   scored_at: number | null;
 }
 
+/** The operator inbox's state of one conversation: the claim of the operator answering it, and notes. */
+export interface OperatorConversationTable {
+  conversation_id: number;
+  site_id: string;
+  claimed_by: number | null;
+  claim_expires_at: number | null;
+  notes: string | null;
+  notes_by: number | null;
+  notes_updated_at: number | null;
+}
+
 export interface Database {
+  operator_conversations: OperatorConversationTable;
   safety_signals: SafetySignalTable;
   message_fingerprints: MessageFingerprintTable;
   image_safety_scores: ImageSafetyScoreTable;

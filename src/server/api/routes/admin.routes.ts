@@ -2,12 +2,14 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import {
-  ConfirmSchema, DiscountCreateSchema, DiscountStatusSchema, FictionalProfileSchema, InboxReplySchema, MemberActionSchema, type Permission,
+  ConfirmSchema, DiscountCreateSchema, DiscountStatusSchema, FictionalProfileSchema, InboxClaimSchema, InboxNotesSchema, InboxReplySchema, MemberActionSchema, type Permission,
   STATS_MAX_DAYS, STAT_METRICS, VerifySchema, ACTION_PERMISSION, permissionsOf,
 } from '../../../shared/admin.contract';
 import type { AppContext } from '../../app-context';
 import { createDiscount, listDiscountUse, listPayments, PaymentFilterSchema, setDiscountActive } from '../../admin/finance.service';
-import { answerAsFictional, inboxConversation, inboxQueue, listFictional, saveFictional } from '../../admin/inbox.service';
+import {
+  answerAsFictional, claimConversation, inboxConversation, inboxQueue, listFictional, queueSummary, releaseConversation, saveFictional, saveNotes,
+} from '../../admin/inbox.service';
 import { memberDetail, runMemberAction, searchMembers } from '../../admin/members.service';
 import { runSafetyAction, safetyQueue } from '../../admin/safety.service';
 import { SafetyActionSchema } from '../../../shared/safety.contract';
@@ -15,6 +17,7 @@ import {
   StaffError, type StaffCaller, confirmEnrolment, findStaff, listAudit, requirePermission, startEnrolment, verifySecondFactor,
 } from '../../admin/staff.service';
 import { dayNumber, siteStat, toCsv } from '../../admin/stats.service';
+import { dashboardTiles } from '../../admin/dashboard.service';
 import { fieldErrors } from '../../../shared/accounts.contract';
 import { parseBody, ruleErrorResponse } from '../session';
 import type { ApiEnv } from '../types';
@@ -89,7 +92,21 @@ export function adminRoutes(app: AppContext) {
 
   routes.get('/admin/fictional.php', staffRoute('fictional', undefined, async (c, staff) => c.json({ profiles: await listFictional(app, staff) })));
   routes.post('/admin/fictional.php', staffRoute('fictional', FictionalProfileSchema, async (c, staff, body) => c.json({ profile: await saveFictional(app, staff, body) })));
-  routes.get('/admin/inbox.php', staffRoute('inbox', undefined, async (c, staff) => c.json({ queue: await inboxQueue(app, staff), now: app.clock.now() })));
+  routes.get('/admin/inbox.php', staffRoute('inbox', undefined, async (c, staff) => {
+    const queue = await inboxQueue(app, staff);
+    return c.json({ queue, ...queueSummary(queue, app.clock.now()), now: app.clock.now() });
+  }));
+  // Two operators never answer one conversation at once: opening claims it for CLAIM_MS (renewed while open).
+  routes.post('/admin/inbox-claim.php', staffRoute('inbox', InboxClaimSchema, async (c, staff, body) => {
+    if (body.release) {
+      await releaseConversation(app, staff, body.conversation_id);
+      return c.json({ released: true });
+    }
+    const claim = await claimConversation(app, staff, body.conversation_id);
+    if (!claim.mine) return c.json({ error: 'claimed', message: c.var.t('admin.error.claimed_elsewhere'), ...claim }, 409);
+    return c.json(claim);
+  }));
+  routes.post('/admin/inbox-notes.php', staffRoute('inbox', InboxNotesSchema, async (c, staff, body) => c.json(await saveNotes(app, staff, body.conversation_id, body.notes))));
   routes.get('/admin/inbox-conversation.php', staffRoute('inbox', undefined, async (c, staff) => {
     const id = idQuery(c);
     return id === null ? badId(c) : c.json(await inboxConversation(app, staff, id));
@@ -122,6 +139,7 @@ export function adminRoutes(app: AppContext) {
     c.header('Content-Disposition', `attachment; filename="${staff.siteId}-${query.metric}-${query.from}-${query.to}.csv"`);
     return c.body(toCsv(table));
   }));
+  routes.get('/admin/dashboard.php', staffRoute('dashboard', undefined, async (c, staff) => c.json({ tiles: await dashboardTiles(app, staff), now: app.clock.now() })));
   routes.get('/admin/audit.php', staffRoute('audit', undefined, async (c, staff) => {
     const before = idQuery(c, 'before') ?? undefined;
     const action = c.req.query('action')?.slice(0, 64) || undefined;

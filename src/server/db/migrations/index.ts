@@ -18,6 +18,7 @@ import { tuneProfilesAutovacuum } from './2026_11_26_0100_tune_profiles_autovacu
 import { addPaymentReservations } from './2026_11_26_0200_add_payment_reservations';
 import { addSafetySignals } from './2026_11_26_0300_add_safety_signals';
 import { addImageSafetyScores } from './2026_11_26_0400_add_image_safety_scores';
+import { addOperatorClaims } from './2026_11_27_0100_add_operator_claims';
 
 /** Every migration, by name; names sort in the order they run. */
 export function allMigrations(dialect: Dialect): Record<string, Migration> {
@@ -40,5 +41,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '2026_11_26_0200_add_payment_reservations': addPaymentReservations,
     '2026_11_26_0300_add_safety_signals': addSafetySignals(dialect),
     '2026_11_26_0400_add_image_safety_scores': addImageSafetyScores,
+    '2026_11_27_0100_add_operator_claims': addOperatorClaims,
   };
 }
