@@ -139,7 +139,7 @@ export function Dashboard(props: Props) {
         <section key={m} aria-label={t(`admin.stat.${m}`)}>
           <h2>{t(`admin.stat.${m}`)} {csv(m, t(`admin.stat.${m}`))}</h2>
           {tables[m] && (tables[m].rows.length === 0 ? <p>{t('admin.none')}</p> : (
-            <div className="admin-table-wrap">
+            <div className="admin-table-wrap" tabIndex={0} role="region" aria-label={t(`admin.stat.${m}`)}>
               <table className="admin-table" data-table={m}>
                 <thead><tr>{tables[m].columns.map((c) => <th key={c}>{label(c)}</th>)}</tr></thead>
                 <tbody>{tables[m].rows.map((r) => <tr key={r.join('|')}>{r.map((v, j) => {
