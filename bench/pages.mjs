@@ -36,6 +36,8 @@ const base = `http://127.0.0.1:${APP}`;
 const dir = mkdtempSync(path.join(tmpdir(), 'kindred-pages-'));
 const app = await startServer('dist/server-main.mjs', { PORT: String(APP), HOST: '127.0.0.1', DATA_DIR: dir, SEED_PROFILES: '2000', LOG_LEVEL: 'warn', ...DATABASE, ...env }, `${base}/terms`);
 
+// A run that fails still ends its server.
+process.once('exit', () => app.kill());
 const session = await loginDemoMember(base);
 // A busy site: another process writes to the database all the time (here: members of another site
 // coming and going, BUSY_WRITES a second). Between two views of one page by a real member (seconds
