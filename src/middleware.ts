@@ -8,6 +8,7 @@ import { runWithIslandData } from './server/pages/island-data';
 import { renderMemberBody } from './server/pages/bodies';
 import { pageRequestProblem, REQUEST_ERROR_PATH } from './server/pages/request-guard';
 import { SiteRegistry, loadSites } from './server/sites/site-registry';
+import { fallbackErrorPage } from './server/errors/fallback-page';
 
 let fallbackRegistry: SiteRegistry | null = null;
 
@@ -39,6 +40,23 @@ const context = defineMiddleware((astro, next) => {
   return runWithIslandData(() => next());
 });
 
+/**
+ * The error page itself failed (its layout fails as the page did, say): the spec's fallback page, with
+ * the error's status, instead of the empty 500 Astro would answer. The page is whole once `next()` has
+ * answered (the CSP step below reads it), so a failure while it streams is caught here too.
+ */
+const errorPageGuard = defineMiddleware(async (astro, next) => {
+  if (astro.routePattern !== '/500') return next();
+  const fallback = (status: number) =>
+    new Response(fallbackErrorPage(astro.locals.ctx?.locale ?? 'en', null), { status, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' } });
+  try {
+    const response = await next();
+    return response.status >= 500 && response.body === null ? fallback(response.status) : response;
+  } catch {
+    return fallback(500);
+  }
+});
+
 /** Pages rendered on request get a CSP that allows exactly their inline scripts. */
 const csp = defineMiddleware(async (astro, next) => {
   const response = await next();
@@ -63,4 +81,4 @@ const csp = defineMiddleware(async (astro, next) => {
   return new Response(page.body as unknown as BodyInit, { status: response.status, statusText: response.statusText, headers });
 });
 
-export const onRequest = sequence(context, csp);
+export const onRequest = sequence(errorPageGuard, context, csp);

@@ -14,11 +14,9 @@ import { createPaymentsRuntime, type PaymentsRuntime } from './payments/payments
 import { createImageScorer, type ImageScorer } from './safety/images';
 import { createStorage, type Storage } from './storage';
 
-/** The clock every rule reads time from, so tests can move it. */
-export interface Clock {
-  now(): number;
-}
-export const systemClock: Clock = { now: () => Date.now() };
+import { type Clock, systemClock } from './util/clock';
+
+export { type Clock, systemClock };
 
 /** Dependencies of every service, created once per process. */
 export interface AppContext {

@@ -126,6 +126,15 @@ test.describe('errors and safety', () => {
     await expect(page.getByText('Deliberate failure')).toHaveCount(0);
   });
 
+  test('shows the fallback page with status 500 when the error page fails too', async ({ page }) => {
+    const res = await page.goto('/dev/error?error-page-fails');
+    expect(res?.status()).toBe(500);
+    expect(res?.headers()['content-type']).toContain('text/html');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr('en', 'error.page_failed_title'));
+    await expect(page.getByRole('link', { name: tr('en', 'error.go_home') })).toBeVisible();
+    await expect(page.getByText('Deliberate failure')).toHaveCount(0);
+  });
+
   test('sends security headers everywhere', async ({ request }) => {
     for (const path of ['/', '/terms', '/does-not-exist', '/api/settings.php', '/api/nope.php']) {
       const h = (await request.get(path)).headers();

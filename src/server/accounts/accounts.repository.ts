@@ -2,7 +2,7 @@ import type { ExpressionBuilder, InferResult, Kysely, Transaction } from 'kysely
 import { hotQuery } from '../db/database';
 import type { Database, TokenKind, User } from '../db/schema';
 import { hashToken, randomToken } from './tokens';
-import type { SessionMember } from './session-cache';
+import type { MemberExtras, SessionMember } from './session-cache';
 import { rememberOwnProfile } from '../profiles/own-profile';
 
 type Q = Kysely<Database> | Transaction<Database>;
@@ -28,10 +28,7 @@ export function findMainPhoto(db: Q, profileId: number) {
     .executeTakeFirst();
 }
 
-export interface MemberExtras {
-  profile: { id: number; name: string; status: 'active' | 'disabled' | 'deleted'; invisible: number } | null;
-  photo: { filename: string; thumb_filename: string; status: string } | null;
-}
+export type { MemberExtras };
 
 /**
  * The user behind a session token with profile and main photo, in one query (every API call runs it).

@@ -6,6 +6,7 @@ import {
 } from '../../shared/accounts.contract';
 import { AUTH_COOKIE_MAX_AGE_S, REACTIVATION_DAYS } from '../../shared/constants';
 import { isLocale, type Locale } from '../../shared/locales';
+import type { Caller } from './caller';
 import type { Site } from '../../shared/site.schema';
 import { badgeTotals } from '../chat/chat.repository';
 import { sendMessage } from '../chat/chat.service';
@@ -48,14 +49,7 @@ export interface AccountsDeps {
   limits: LoginLimits;
 }
 
-/** Where a request came from: its site, language, origin for links, and client address. */
-export interface Caller {
-  site: Site;
-  locale: Locale;
-  origin: string;
-  ip: string | null;
-  userAgent?: string | null;
-}
+export type { Caller };
 
 const allOn = () => Object.fromEntries(NOTIFICATION_TYPES.map((t) => [t, true])) as Record<NotificationType, boolean>;
 function parsePrefs(json: string): Record<NotificationType, boolean> {

@@ -1,7 +1,12 @@
 import type { WriteWatch } from '../db/database';
 import type { EventBus, Invalidation } from '../events/bus';
-import type { MemberExtras } from './accounts.repository';
 import type { User } from '../db/schema';
+
+/** A member's profile and main photo as the session lookup reads them with the user. */
+export interface MemberExtras {
+  profile: { id: number; name: string; status: 'active' | 'disabled' | 'deleted'; invisible: number } | null;
+  photo: { filename: string; thumb_filename: string; status: string } | null;
+}
 
 /** A signed-in member as a request sees it; `badges` is filled on first use (GET /api/user.php, pages). */
 export interface SessionMember {

@@ -7,7 +7,7 @@ import { type AccountsDeps, memberForSession } from '../accounts/accounts.servic
 import type { User } from '../db/schema';
 import { RateLimitError } from '../limits/abuse-limits';
 import { RuleError } from '../rule-error';
-import type { Caller } from '../accounts/accounts.service';
+import type { Caller } from '../accounts/caller';
 import { authenticationRequired } from './http-errors';
 import type { ApiEnv } from './types';
 

@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { Db } from '../db/database';
-import type { Clock } from '../app-context';
+import type { Clock } from '../util/clock';
 
 export interface OutgoingMail {
   siteId: string;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { Clock } from '../app-context';
+import type { Clock } from '../util/clock';
 import type { Database } from '../db/schema';
 
 type Q = Kysely<Database> | Transaction<Database>;

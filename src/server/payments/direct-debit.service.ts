@@ -11,7 +11,7 @@ import {
 } from '../../shared/payments.contract';
 import { getT } from '../../shared/i18n';
 import type { Site } from '../../shared/site.schema';
-import type { Caller } from '../accounts/accounts.service';
+import type { Caller } from '../accounts/caller';
 import type { AppContext } from '../app-context';
 import type { User } from '../db/schema';
 import { RuleError } from '../rule-error';

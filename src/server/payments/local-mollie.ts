@@ -5,7 +5,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { Logger } from 'pino';
 import selfsigned from 'selfsigned';
-import type { Clock } from '../app-context';
+import type { Clock } from '../util/clock';
 import type { Db } from '../db/database';
 
 /**

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Clock } from '../app-context';
+import type { Clock } from '../util/clock';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
 import { LocalMollieStore, startLocalMollie } from './local-mollie';

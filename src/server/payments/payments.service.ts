@@ -5,7 +5,7 @@ import type {
 import { PAYMENT_METHODS, RETURN_PATH, paymentView, PAYMENTS_PATHS } from '../../shared/payments.contract';
 import type { Site } from '../../shared/site.schema';
 import { getT } from '../../shared/i18n';
-import type { Caller } from '../accounts/accounts.service';
+import type { Caller } from '../accounts/caller';
 import type { AppContext } from '../app-context';
 import { applyCredits } from '../credits/ledger';
 import type { Insertable, Transaction } from 'kysely';

@@ -1,4 +1,4 @@
-import type { Clock } from '../app-context';
+import type { Clock } from '../util/clock';
 import type { Db } from '../db/database';
 
 /** Sends the direct-debit SMS code. */

@@ -10,9 +10,9 @@ import type { Database, User } from '../db/schema';
 import { wakeJobRunners } from '../jobs/job-runner';
 import { queueImageScore } from '../safety/images.service';
 
-export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
-/** Larger images are refused before decoding: guards against decompression bombs. */
-export const MAX_PIXELS = 40_000_000;
+import { MAX_PIXELS, PHOTO_MAX_BYTES } from './photo-limits';
+
+export { MAX_PIXELS, PHOTO_MAX_BYTES };
 const FORMATS = new Set(['jpeg', 'png', 'webp', 'heif']);
 
 /**

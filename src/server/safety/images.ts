@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
-import { MAX_PIXELS, PHOTO_MAX_BYTES } from '../photos/photos.service';
+import { MAX_PIXELS, PHOTO_MAX_BYTES } from '../photos/photo-limits';
 
 /**
  * Explicit-image scoring (issue 26 item 4; docs/safety-images.md): nsfwjs' MobileNetV2 model on the

@@ -1,0 +1,118 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { inTimeBonusWindow } from '../../shared/constants';
+import { getT } from '../../shared/i18n';
+import { type AccountsDeps, describeUser, memberForSession } from '../accounts/accounts.service';
+import { AUTH_COOKIE } from '../api/session';
+import type { AppContext } from '../app-context';
+import type { Config } from '../config';
+import { cookieValue, createRequestContext } from '../context/request-context';
+import type { Exchange, Step } from '../request-pipeline';
+import { FrameStore, sendFramed } from './framed-page';
+import { memberPageLoader, pageInputsDigest } from './member-page-data';
+import { createPageCache } from './page-cache';
+import { NOT_FOUND, pageRequestProblem, REQUEST_ERROR_PATH } from './request-guard';
+
+/** Astro's server build in middleware mode (dist/server/entry.mjs). */
+export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void, locals: object) => Promise<void>;
+/** A connect-style wrapper around the rest of the answer (the compression middleware). */
+type Around = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
+/** What the page steps know of a request once its session was looked up. */
+export interface PageExchange extends Exchange {
+  locals?: App.Locals;
+}
+
+/**
+ * The node entry's two page steps (src/server/main.ts):
+ *
+ * - `memberPages`: looks up who asks (the session), and answers a signed-in member's page from the page
+ *   cache (src/server/pages/page-cache.ts) or from their kept layout frame with a fresh body
+ *   (src/server/pages/member-frame.ts) when it can; otherwise leaves the page's locals for Astro.
+ * - `astro`: Astro renders the page (its middleware, src/middleware.ts, adds the CSP and compresses);
+ *   a path no route matches gets the 404 page, once.
+ */
+export function createPageSteps(app: AppContext, config: Config, astro: AstroHandler, compress: Around) {
+  const accounts: AccountsDeps = { app, mailer: app.mailer, limits: app.limits };
+  // Member pages sent again while nothing they show can have changed (src/server/pages/page-cache.ts).
+  const pages = createPageCache(app.db, app.clock, config.pageCacheMs);
+  // Layouts of member pages kept to put fresh bodies in (src/server/pages/member-frame.ts).
+  const frames = config.memberFrames ? new FrameStore() : null;
+
+  const memberPages: Step = async (exchange: PageExchange) => {
+    const { req, res, url, endpoint, secure } = exchange;
+    const ctx = createRequestContext(app.sites, { headers: req.headers }, config, endpoint);
+    // Bad input never reaches a page: the error page answers with its 4xx (src/middleware.ts).
+    // A path Astro could not even decode is swapped for one it can route.
+    const pageProblem = pageRequestProblem(req) ?? undefined;
+    if (pageProblem) req.url = REQUEST_ERROR_PATH;
+    const token = cookieValue(req.headers.cookie, AUTH_COOKIE);
+    // A form post (login, signup without JavaScript …) is answered once its writes are on disk.
+    if (req.method !== 'GET' && req.method !== 'HEAD') holdEndUntilDurable(res, app);
+    const cacheKey = pages && !pageProblem ? pages.keyOf(req, { siteId: ctx.site.id, secure, locale: ctx.locale, country: ctx.country, token }) : null;
+    const member = await memberForSession(accounts, ctx.site, token);
+    const user = member ? await describeUser(accounts, ctx.site, member.user, member) : null;
+    const locals: App.Locals = { ctx, t: getT(ctx.locale), user, sessionRow: member?.user, services: { app, accounts }, pageProblem };
+    exchange.locals = locals;
+    if (user === null) return false;
+    // A member whose exact page is cached gets it again; the session was looked up (and is still valid)
+    // first. Not during the time bonus: its countdown is set from the server clock of the render.
+    const cacheable = pages !== null && cacheKey !== null && !inTimeBonusWindow(user, app.clock.now());
+    // A member's page may also be made from its kept layout and a fresh body, for a GET without bad input.
+    const pathname = url.split('?', 1)[0] ?? url;
+    const framed = frames !== null && req.method === 'GET' && !pageProblem;
+    const loader = cacheable || framed ? memberPageLoader(pathname) : null;
+    let started: string | null = null;
+    if (cacheable) {
+      // Read before anything of the view: a render that began at this version is exact while it stays.
+      // (Skipped where the stored render can only match by its inputs: the database changed while it
+      // rendered; what is rendered now is then kept by its inputs only, for at most PAGE_CACHE_MS.)
+      started = pages.versionUseful(cacheKey) ? await pages.version() : null;
+      if (pages.serve(cacheKey, res, { version: started })) return true;
+    }
+    // Load what the page shows: the same inputs give the same page. A load that fails is left to the
+    // page, which loads again and fails into Astro's error page.
+    const loaded = loader ? await loader.load(locals, new URL(url, 'http://page')).then((value) => ({ value }), () => null) : null;
+    if (loader && loaded) locals.pageData = { route: loader.route, value: loaded.value };
+    if (cacheable) {
+      const digest = locals.pageData ? pageInputsDigest(user, locals.pageData) : null;
+      if (digest !== null && pages.serve(cacheKey, res, { digest })) return true;
+      pages.record(cacheKey, res, { started, digest });
+    }
+    return framed && frames !== null && locals.pageData !== undefined && sendFramed(frames, req, res, locals, user, url, pathname);
+  };
+
+  const astroPages: Step = (exchange: PageExchange) =>
+    new Promise<boolean>((resolve, reject) => {
+      const { req, res, url } = exchange;
+      const locals = exchange.locals;
+      if (!locals) return reject(new Error('the page step needs the member step before it'));
+      // A path no route matches (Astro hands it back without an error): the 404 page, once.
+      const unrouted = (err?: unknown) => {
+        if (err !== undefined) return reject(err);
+        if (res.headersSent || req.url === REQUEST_ERROR_PATH) return reject(new Error(`no route answered ${url}`));
+        req.url = REQUEST_ERROR_PATH;
+        astro(req, res, (e) => reject(e ?? new Error(`the 404 page did not answer ${url}`)), { ...locals, pageProblem: NOT_FOUND }).then(() => resolve(true), reject);
+      };
+      let routed = true;
+      compress(req, res, () =>
+        void astro(req, res, (err) => {
+          routed = false;
+          unrouted(err);
+        }, locals).then(() => routed && resolve(true), reject),
+      );
+    });
+
+  return { memberPages, astroPages };
+}
+
+/** Delays the end of a response until the database says every write before it is on disk. */
+function holdEndUntilDurable(res: ServerResponse, app: AppContext) {
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.end = ((...args: unknown[]) => {
+    app.db.durable().then(() => end(...args), (err) => {
+      app.logger.error({ err }, 'could not make a write durable');
+      res.destroy(err as Error);
+    });
+    return res;
+  }) as typeof res.end;
+}
