@@ -4,12 +4,12 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { lookup } from 'node:dns/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
+import { portAnswers } from '../../scripts/port-answers.mjs';
 
 export const BASE_PORT = Number(process.env.CLUSTER_PORT ?? 4530);
 export const NGINX_PORT = BASE_PORT;
@@ -37,17 +37,7 @@ interface AppProcess {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function answers(port: number, host = '127.0.0.1'): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ port, host, timeout: 1000 }, () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
-    socket.on('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
+  return portAnswers(host, port);
 }
 
 /** PostgreSQL and Redis must answer; when they do not, try to start the local ones once, then say what is missing. */
