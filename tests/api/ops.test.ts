@@ -45,7 +45,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('keeps /metrics closed without the token: the same 404 as any unknown path', async () => {
-      for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: TOKEN }, { authorization: `Basic ${TOKEN}` }]) {
+      for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: TOKEN }, { authorization: `Basic ${TOKEN}` }] as Record<string, string>[]) {
         const res = await fetch(`${base}/metrics`, { headers });
         expect(res.status).toBe(404);
         expect(await res.text()).toBe('not found');
