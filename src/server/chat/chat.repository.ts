@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { hotQuery, sqlTrue } from '../db/database';
+import { hotQuery, preparedQuery, sqlTrue } from '../db/database';
 import { PRESENCE_STALE_MS } from '../notifications/presence';
 import type { ChatMessage, ImageSafety } from '../../shared/chat.contract';
 import type { Database, Message } from '../db/schema';
@@ -20,27 +20,28 @@ export function findParticipant(db: Q, conversationId: number, profileId: number
 /** Creates the pair's conversation and both participant rows; a racing creator finds the same one. */
 export async function createConversation(trx: Q, siteId: string, starter: number, partner: number, now: number): Promise<{ id: number; fresh: boolean }> {
   const [low, high] = starter < partner ? [starter, partner] : [partner, starter];
-  const inserted = await trx
-    .insertInto('conversations')
-    .values({ site_id: siteId, profile_low_id: low, profile_high_id: high, starter_profile_id: starter, created_at: now })
-    .onConflict((oc) => oc.columns(['profile_low_id', 'profile_high_id']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
+  const inserted = (await insertConversation(trx, siteId, low, high, starter, now)).rows[0];
   // A racing creator's row when this insert did nothing.
   const conversation = inserted ?? (await findConversationOfPair(trx, low, high));
   if (!conversation) throw new Error('conversation vanished');
-  await trx
-    .insertInto('chat_participants')
-    .values([
-      { conversation_id: conversation.id, profile_id: starter, partner_profile_id: partner, last_message_at: now, hidden: 0, unread_count: 0, cleared_message_id: 0, last_message_id: 0 },
-      // The partner sees the chat once a message arrives.
-      { conversation_id: conversation.id, profile_id: partner, partner_profile_id: starter, last_message_at: now, hidden: 1, unread_count: 0, cleared_message_id: 0, last_message_id: 0 },
-    ])
-    .onConflict((oc) => oc.columns(['profile_id', 'conversation_id']).doNothing())
-    .execute();
+  await insertParticipants(trx, conversation.id, starter, partner, now);
   // Fresh: made by this transaction, so no other holds a lock on its rows.
   return { id: conversation.id, fresh: inserted !== undefined };
 }
+// Prepared once (src/server/db/database.ts): a chat send runs them.
+const insertConversation = preparedQuery((trx, siteId: string, low: number, high: number, starter: number, now: number) => trx
+  .insertInto('conversations')
+  .values({ site_id: siteId, profile_low_id: low, profile_high_id: high, starter_profile_id: starter, created_at: now })
+  .onConflict((oc) => oc.columns(['profile_low_id', 'profile_high_id']).doNothing())
+  .returning('id'), ['\u0000site', -710001, -710002, -710003, -710004]);
+const insertParticipants = preparedQuery((trx, conversationId: number, starter: number, partner: number, now: number) => trx
+  .insertInto('chat_participants')
+  .values([
+    { conversation_id: conversationId, profile_id: starter, partner_profile_id: partner, last_message_at: now, hidden: 0, unread_count: 0, cleared_message_id: 0, last_message_id: 0 },
+    // The partner sees the chat once a message arrives.
+    { conversation_id: conversationId, profile_id: partner, partner_profile_id: starter, last_message_at: now, hidden: 1, unread_count: 0, cleared_message_id: 0, last_message_id: 0 },
+  ])
+  .onConflict((oc) => oc.columns(['profile_id', 'conversation_id']).doNothing()), [-710011, -710012, -710013, -710014]);
 
 /** Conversations a member started (the free-member limit counts these). */
 export async function countStartedConversations(db: Q, profileId: number): Promise<number> {
@@ -109,9 +110,10 @@ export async function noticeReach(db: Kysely<Database>, userId: number, now: num
 
 /** The unread totals of two profiles in one query. */
 export async function unreadTotals(db: Q, a: number, b: number): Promise<[number, number]> {
-  const row = await db.selectNoFrom([unreadQuery(db, a).as('a'), unreadQuery(db, b).as('b')]).executeTakeFirstOrThrow();
-  return [Number(row.a ?? 0), Number(row.b ?? 0)];
+  const row = (await unreadTotalsQuery(db, a, b)).rows[0];
+  return [Number(row?.a ?? 0), Number(row?.b ?? 0)];
 }
+const unreadTotalsQuery = preparedQuery((db, a: number, b: number) => db.selectNoFrom([unreadQuery(db, a).as('a'), unreadQuery(db, b).as('b')]), [-710021, -710022]);
 
 /** Received likes not yet looked at. */
 export async function newLikesTotal(db: Q, profileId: number): Promise<number> {

@@ -9,7 +9,7 @@ import type { Site } from '../../shared/site.schema';
 import type { AppContext } from '../app-context';
 import { InsufficientCreditsError, applyCredits } from '../credits/ledger';
 import type { Database, Message, User } from '../db/schema';
-import { sqlTrue } from '../db/database';
+import { preparedQuery, sqlTrue } from '../db/database';
 import { lockMember } from '../db/locks';
 import { recordEvents } from '../events/events.service';
 import { lowestMessagePrice } from '../payments/payments.service';
@@ -20,7 +20,7 @@ import { cardsByIds, requireOwnProfile } from '../profiles/profiles.service';
 import { RuleError } from '../rule-error';
 import * as repo from './chat.repository';
 import { textMessageCredits } from './message-price';
-import type { ExpressionBuilder, Kysely, Transaction } from 'kysely';
+import type { ExpressionBuilder, Kysely, QueryResult, Transaction } from 'kysely';
 import { isUniqueViolation } from '../db/unique-violation';
 import { flagsOfReceived, forRecipient, recordTextSignals, refuseUnconfirmed, screenText, spamFacts, spamVerdict, type TextScreen } from '../safety/safety.service';
 
@@ -87,36 +87,9 @@ const REASON_KEYS: Record<SendBlockReason, string> = {
  * the member has no side in that conversation; `partner` undefined when it is not on this site.
  */
 async function sendFacts(db: Q, site: Site, userId: number, own: number, target: { conversation: number } | { profile: number }, need: { started: boolean; freeTexts: boolean }) {
-  const extras = (eb: ExpressionBuilder<Database & { pr: Database['profiles'] }, 'pr'>) => [
-    eb.exists(eb.selectFrom('blocks').select('blocks.created_at').where('blocks.blocker_profile_id', '=', own).whereRef('blocks.blocked_profile_id', '=', 'pr.id')).as('blocked'),
-    eb.exists(eb.selectFrom('blocks').select('blocks.created_at').whereRef('blocks.blocker_profile_id', '=', 'pr.id').where('blocks.blocked_profile_id', '=', own)).as('blocked_by'),
-    eb.selectFrom('users as me').select('me.credits').where('me.id', '=', userId).as('credits'),
-    (need.started ? eb.selectFrom('conversations as sc').select((x) => x.fn.countAll<number>().as('n')).where('sc.starter_profile_id', '=', own) : eb.val(0)).as('started'),
-    (need.freeTexts
-      ? eb.selectFrom('messages as ft').select((x) => x.fn.countAll<number>().as('n')).where('ft.sender_profile_id', '=', own).where('ft.kind', '=', 'text').where('ft.credits', '=', 0)
-      : eb.val(0)).as('free_texts'),
-  ];
-  const partnerColumns = ['pr.id', 'pr.name', 'pr.status', 'pr.invisible', 'pr.fictional', 'pr.user_id', 'u.status as user_status'] as const;
-  const row = 'conversation' in target
-    ? await db.selectFrom('chat_participants as cp')
-      .leftJoin('profiles as pr', (join) => join.onRef('pr.id', '=', 'cp.partner_profile_id').on('pr.site_id', '=', site.id))
-      .leftJoin('users as u', 'u.id', 'pr.user_id')
-      .select(partnerColumns)
-      .select((eb) => [eb.ref('cp.conversation_id').as('conversation_id'), ...extras(eb as never)])
-      .where('cp.conversation_id', '=', target.conversation)
-      .where('cp.profile_id', '=', own)
-      .executeTakeFirst()
-    : await db.selectFrom('profiles as pr')
-      .leftJoin('users as u', 'u.id', 'pr.user_id')
-      .select(partnerColumns)
-      .select((eb) => [
-        eb.selectFrom('conversations as pc').select('pc.id')
-          .where('pc.profile_low_id', '=', Math.min(own, target.profile)).where('pc.profile_high_id', '=', Math.max(own, target.profile)).as('conversation_id'),
-        ...extras(eb as never),
-      ])
-      .where('pr.id', '=', target.profile)
-      .where('pr.site_id', '=', site.id)
-      .executeTakeFirst();
+  const query = sendFactsQuery('conversation' in target ? 'conversation' : 'profile', need.started, need.freeTexts);
+  const targetId = 'conversation' in target ? target.conversation : target.profile;
+  const row = (await query(db, site.id, userId, own, targetId, Math.min(own, targetId), Math.max(own, targetId))).rows[0];
   if ('conversation' in target && !row) return null;
   const partner: Partner | undefined = row?.id == null ? undefined : {
     id: row.id, name: row.name as string, status: row.status as Partner['status'], invisible: row.invisible as number,
@@ -132,16 +105,61 @@ async function sendFacts(db: Q, site: Site, userId: number, own: number, target:
   };
 }
 
+/** `sendFacts`' query for one target kind and the counts it needs, prepared once (src/server/db/database.ts). */
+function sendFactsQuery(kind: 'conversation' | 'profile', started: boolean, freeTexts: boolean) {
+  const key = `${kind}:${started}:${freeTexts}`;
+  let query = sendFactsQueries.get(key);
+  if (!query) {
+    query = preparedQuery((db, siteId: string, userId: number, own: number, targetId: number, low: number, high: number) => {
+      const extras = (eb: ExpressionBuilder<Database & { pr: Database['profiles'] }, 'pr'>) => [
+        eb.exists(eb.selectFrom('blocks').select('blocks.created_at').where('blocks.blocker_profile_id', '=', own).whereRef('blocks.blocked_profile_id', '=', 'pr.id')).as('blocked'),
+        eb.exists(eb.selectFrom('blocks').select('blocks.created_at').whereRef('blocks.blocker_profile_id', '=', 'pr.id').where('blocks.blocked_profile_id', '=', own)).as('blocked_by'),
+        eb.selectFrom('users as me').select('me.credits').where('me.id', '=', userId).as('credits'),
+        (started ? eb.selectFrom('conversations as sc').select((x) => x.fn.countAll<number>().as('n')).where('sc.starter_profile_id', '=', own) : eb.lit(0)).as('started'),
+        (freeTexts
+          ? eb.selectFrom('messages as ft').select((x) => x.fn.countAll<number>().as('n')).where('ft.sender_profile_id', '=', own).where('ft.kind', '=', 'text').where('ft.credits', '=', 0)
+          : eb.lit(0)).as('free_texts'),
+      ];
+      const partnerColumns = ['pr.id', 'pr.name', 'pr.status', 'pr.invisible', 'pr.fictional', 'pr.user_id', 'u.status as user_status'] as const;
+      return kind === 'conversation'
+        ? db.selectFrom('chat_participants as cp')
+          .leftJoin('profiles as pr', (join) => join.onRef('pr.id', '=', 'cp.partner_profile_id').on('pr.site_id', '=', siteId))
+          .leftJoin('users as u', 'u.id', 'pr.user_id')
+          .select(partnerColumns)
+          .select((eb) => [eb.ref('cp.conversation_id').as('conversation_id'), ...extras(eb as never)])
+          .where('cp.conversation_id', '=', targetId)
+          .where('cp.profile_id', '=', own)
+        : db.selectFrom('profiles as pr')
+          .leftJoin('users as u', 'u.id', 'pr.user_id')
+          .select(partnerColumns)
+          .select((eb) => [
+            eb.selectFrom('conversations as pc').select('pc.id').where('pc.profile_low_id', '=', low).where('pc.profile_high_id', '=', high).as('conversation_id'),
+            ...extras(eb as never),
+          ])
+          .where('pr.id', '=', targetId)
+          .where('pr.site_id', '=', siteId);
+    }, ['\u0000site', -700001, -700002, -700003, -700004, -700005]) as unknown as SendFactsQuery;
+    sendFactsQueries.set(key, query);
+  }
+  return query;
+}
+type SendFactsQuery = (db: Q, siteId: string, userId: number, own: number, targetId: number, low: number, high: number) => Promise<QueryResult<SendFactsRow>>;
+const sendFactsQueries = new Map<string, SendFactsQuery>();
+interface SendFactsRow {
+  id: number | null; name: string | null; status: string | null; invisible: number | null; fictional: number | null; user_id: number | null;
+  user_status: Partner['user_status']; conversation_id: number | null; blocked: unknown; blocked_by: unknown; credits: number | null; started: number | null; free_texts: number | null;
+}
+
 /** The sender's own profile and the id of a message already sent with this client_id (a retry), in one query. */
 async function ownProfileForSend(db: Q, user: User, clientId: string) {
-  const profile = await db.selectFrom('profiles')
-    .select((eb) => ['id', 'status', 'name', 'country', eb.selectFrom('messages').select('messages.id')
-      .whereRef('messages.sender_profile_id', '=', 'profiles.id').where('messages.client_id', '=', clientId).as('repeat_id')])
-    .where('user_id', '=', user.id)
-    .executeTakeFirst();
+  const profile = (await ownProfileForSendQuery(db, user.id, clientId)).rows[0];
   if (!profile) throw new ChatRuleError('no_profile', 'error.invalid_input', 400);
   return profile;
 }
+const ownProfileForSendQuery = preparedQuery((db, userId: number, clientId: string) => db.selectFrom('profiles')
+  .select((eb) => ['id', 'status', 'name', 'country', eb.selectFrom('messages').select('messages.id')
+    .whereRef('messages.sender_profile_id', '=', 'profiles.id').where('messages.client_id', '=', clientId).as('repeat_id')])
+  .where('user_id', '=', userId), [-700011, '\u0000client']);
 
 /** The member's own profile with what sending and opening need, in one query. */
 async function ownProfileOf(db: Q, user: User) {
@@ -394,29 +412,17 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
       const conversation = conversationId !== null
         ? { id: conversationId, fresh: false }
         : await repo.createConversation(trx, site.id, own, partner.id, now);
-      const inserted = await trx
-        .insertInto('messages')
-        .values({ conversation_id: conversation.id, sender_profile_id: own, kind: input.kind, body, gift, image: imageJson, credits: price, client_id: input.client_id, created_at: now })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const inserted = (await insertMessage(trx, conversation.id, own, input.kind, body, gift, imageJson, price, input.client_id, now)).rows[0] as Message;
       if (input.kind === 'image') await queueImageScore(trx, 'chat', inserted.id, site.id, now);
       const balance = price > 0
         ? await applyCredits(trx, { userId: user.id, delta: -price, reason: ledgerReason, key: `message:${inserted.id}`, now, newKey: true })
         : null;
-      // Both sides' rows, always the lower profile id first: two members writing to each other at
-      // the same moment would otherwise lock them in opposite orders (a PostgreSQL deadlock). Rows this
-      // transaction just made are locked by it alone: one statement for both.
-      for (const side of conversation.fresh ? [null] : [own, partner.id].sort((a, b) => a - b)) {
-        let update = trx
-          .updateTable('chat_participants')
-          .set((eb) => ({
-            hidden: 0, last_message_id: inserted.id, last_message_at: now,
-            unread_count: side === own ? eb.ref('unread_count') : side !== null ? eb('unread_count', '+', 1)
-              : eb('unread_count', '+', eb.case().when('profile_id', '=', partner.id).then(1).else(0).end()),
-          }))
-          .where('conversation_id', '=', conversation.id);
-        if (side !== null) update = update.where('profile_id', '=', side);
-        await update.execute();
+      // Both sides' rows (see markFreshConversation for the order).
+      if (conversation.fresh) await markFreshConversation(trx, inserted.id, now, partner.id, conversation.id, own);
+      else {
+        for (const side of [own, partner.id].sort((a, b) => a - b)) {
+          await (side === own ? markSent : markReceived)(trx, inserted.id, now, conversation.id, side);
+        }
       }
       if (screen) {
         await recordTextSignals(trx, {
@@ -461,6 +467,31 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
     throw err;
   }
 }
+// The send's writes, prepared once (src/server/db/database.ts).
+const insertMessage = preparedQuery((trx, conversationId: number, own: number, kind: Message['kind'], body: string | null, gift: string | null, image: string | null, credits: number, clientId: string, now: number) => trx
+  .insertInto('messages')
+  .values({ conversation_id: conversationId, sender_profile_id: own, kind, body, gift, image, credits, client_id: clientId, created_at: now })
+  .returningAll(), [-730001, -730002, '\u0000kind' as Message['kind'], '\u0000body', '\u0000gift', '\u0000image', -730003, '\u0000client', -730004]);
+// Both sides' rows, always the lower profile id first: two members writing to each other at the same
+// moment would otherwise lock them in opposite orders (a PostgreSQL deadlock). Rows this transaction just
+// made (a fresh conversation) are locked by it alone: one statement for both, by the primary key
+// (profile_id, conversation_id) — by conversation alone it would read every row.
+const markFreshConversation = preparedQuery((trx, messageId: number, now: number, partner: number, conversationId: number, own: number) => trx
+  .updateTable('chat_participants')
+  .set((eb) => ({ hidden: 0, last_message_id: messageId, last_message_at: now, unread_count: eb('unread_count', '+', eb.case().when('profile_id', '=', partner).then(1).else(0).end()) }))
+  .where('conversation_id', '=', conversationId)
+  .where('profile_id', 'in', [own, partner]), [-730011, -730012, -730013, -730014, -730015]);
+const markSent = preparedQuery((trx, messageId: number, now: number, conversationId: number, side: number) => trx
+  .updateTable('chat_participants')
+  .set((eb) => ({ hidden: 0, last_message_id: messageId, last_message_at: now, unread_count: eb.ref('unread_count') }))
+  .where('conversation_id', '=', conversationId)
+  .where('profile_id', '=', side), [-730021, -730022, -730023, -730024]);
+const markReceived = preparedQuery((trx, messageId: number, now: number, conversationId: number, side: number) => trx
+  .updateTable('chat_participants')
+  .set((eb) => ({ hidden: 0, last_message_id: messageId, last_message_at: now, unread_count: eb('unread_count', '+', 1) }))
+  .where('conversation_id', '=', conversationId)
+  .where('profile_id', '=', side), [-730031, -730032, -730033, -730034]);
+
 type ChatMessageEvent = { type: 'message'; message: ChatMessage; unread_messages: number };
 
 async function creditsOf(db: Q, userId: number): Promise<number> {

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { CreditLedgerTable, Database } from '../db/schema';
+import { preparedQuery } from '../db/database';
 
 export class InsufficientCreditsError extends Error {
   constructor() {
@@ -26,20 +27,19 @@ export async function applyCredits(
     .where('idempotency_key', '=', entry.key)
     .executeTakeFirst();
   if (done) return null;
-  const updated = await trx
-    .updateTable('users')
-    .set((eb) => ({ credits: eb('credits', '+', entry.delta) }))
-    .where('id', '=', entry.userId)
-    .where((eb) => eb('credits', '+', entry.delta), '>=', 0)
-    .returning('credits')
-    .executeTakeFirst();
+  const updated = (await chargeCredits(trx, entry.delta, entry.userId)).rows[0];
   if (!updated) throw new InsufficientCreditsError();
-  await trx
-    .insertInto('credit_ledger')
-    .values({
-      user_id: entry.userId, delta: entry.delta, reason: entry.reason, idempotency_key: entry.key,
-      balance_after: updated.credits, created_at: entry.now,
-    })
-    .execute();
+  await insertLedgerEntry(trx, entry.userId, entry.delta, entry.reason, entry.key, updated.credits, entry.now);
   return updated.credits;
 }
+
+// Prepared once (src/server/db/database.ts): every chat send, gift and purchase runs them.
+const chargeCredits = preparedQuery((trx, delta: number, userId: number) => trx
+  .updateTable('users')
+  .set((eb) => ({ credits: eb('credits', '+', delta) }))
+  .where('id', '=', userId)
+  .where((eb) => eb('credits', '+', delta), '>=', 0)
+  .returning('credits'), [-720001, -720002]);
+const insertLedgerEntry = preparedQuery((trx, userId: number, delta: number, reason: CreditLedgerTable['reason'], key: string, balance: number, now: number) => trx
+  .insertInto('credit_ledger')
+  .values({ user_id: userId, delta, reason, idempotency_key: key, balance_after: balance, created_at: now }), [-720011, -720012, '\u0000reason' as CreditLedgerTable['reason'], '\u0000key', -720013, -720014]);

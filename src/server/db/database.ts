@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
-  CompiledQuery, Kysely, type KyselyPlugin, PostgresDialect, type PluginTransformQueryArgs, type PluginTransformResultArgs,
+  CompiledQuery, createQueryId, Kysely, type KyselyPlugin, PostgresDialect, type PluginTransformQueryArgs, type PluginTransformResultArgs,
   type OperationNode, type QueryResult, type RootOperationNode, type TableNode, SqliteDialect, type UnknownRow,
 } from 'kysely';
 import pg from 'pg';
@@ -236,29 +236,58 @@ export function openDatabase(url: string): Db {
 }
 
 
+/** What a prepared query's `build` returns: any Kysely query builder (`compile()` gives its SQL). */
+type Compilable<Row> = { compile(): CompiledQuery<Row> };
+
 /**
- * A read that runs on every request, compiled once per database: `build` is called with the
- * placeholder values, and each run swaps in the real ones. On SQLite it runs synchronously on the
- * statement-caching handle (preparing and Kysely's async path cost more than the query itself).
+ * `build` compiled once per database (its dialect adapter, shared by the database's transactions), then
+ * each call swaps the real values into the placeholders' places. Placeholders must be values the query
+ * does not otherwise contain (e.g. -424242, '\u0000token'), passed to the builder unchanged.
  */
-export function hotQuery<Args extends unknown[], Row>(
-  build: (db: Kysely<Database>, ...args: Args) => { compile(): CompiledQuery },
-  placeholders: Args,
-) {
-  const compiledByDb = new WeakMap<object, CompiledQuery>();
-  return async (db: Kysely<Database>, ...args: Args): Promise<Row | undefined> => {
-    let compiled = compiledByDb.get(db);
+function compiledOnce<Args extends unknown[], Row>(build: (db: Kysely<Database>, ...args: Args) => Compilable<Row>, placeholders: Args) {
+  const byAdapter = new WeakMap<object, CompiledQuery<Row>>();
+  return (db: Kysely<Database>, args: Args): CompiledQuery<Row> => {
+    const executor = db.getExecutor();
+    let compiled = byAdapter.get(executor.adapter);
     if (!compiled) {
       compiled = build(db, ...placeholders).compile();
-      compiledByDb.set(db, compiled);
+      byAdapter.set(executor.adapter, compiled);
     }
     const parameters = compiled.parameters.map((p) => {
-      const slot = placeholders.indexOf(p);
+      const slot = placeholders.indexOf(p as Args[number]);
       return slot === -1 ? p : args[slot];
     });
+    return { query: compiled.query, sql: compiled.sql, parameters, queryId: createQueryId() };
+  };
+}
+
+/**
+ * A query of a hot path (a chat send runs a dozen), built and compiled by Kysely once instead of on every
+ * call — building and compiling cost more than running most of these queries. It runs through the database's
+ * or transaction's executor like any Kysely query, plugins (the write watch) included. See `compiledOnce`
+ * for the placeholders.
+ */
+export function preparedQuery<Args extends unknown[], Row>(build: (db: Kysely<Database>, ...args: Args) => Compilable<Row>, placeholders: Args) {
+  const compile = compiledOnce(build, placeholders);
+  return (db: Kysely<Database>, ...args: Args): Promise<QueryResult<Row>> => {
+    const compiled = compile(db, args);
+    const executor = db.getExecutor();
+    executor.transformQuery(compiled.query, compiled.queryId);
+    return executor.executeQuery<Row>(compiled);
+  };
+}
+
+/**
+ * A read that runs on every request, prepared as `preparedQuery`. On SQLite, outside transactions, it
+ * runs synchronously on the statement-caching handle (Kysely's async path costs more than the query itself).
+ */
+export function hotQuery<Args extends unknown[], Row>(build: (db: Kysely<Database>, ...args: Args) => Compilable<unknown>, placeholders: Args) {
+  const compile = compiledOnce(build, placeholders);
+  return async (db: Kysely<Database>, ...args: Args): Promise<Row | undefined> => {
+    const { sql, parameters } = compile(db, args);
     const direct = directSqliteOf(db);
     return direct
-      ? (direct.prepare(compiled.sql).get(...parameters) as Row | undefined)
-      : (await db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, parameters))).rows[0];
+      ? (direct.prepare(sql).get(...parameters) as Row | undefined)
+      : (await db.executeQuery<Row>(CompiledQuery.raw(sql, [...parameters]))).rows[0];
   };
 }

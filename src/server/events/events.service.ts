@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { ChatEvent } from '../../shared/chat.contract';
 import type { Database } from '../db/schema';
+import { preparedQuery } from '../db/database';
 import type { BusEvent } from './bus';
 
 type Q = Kysely<Database> | Transaction<Database>;
@@ -19,7 +20,10 @@ export async function recordEvents(trx: Q, entries: { userId: number; event: Cha
   const rows = entries.map(({ userId, event }) => ({ user_id: userId, type: event.type, data: JSON.stringify(event), created_at: now }));
   // One statement for all rows. RETURNING's order is not promised, but ids are given in the order of the
   // rows: each member's ids, ascending, belong to their entries in order.
-  const returned = await trx.insertInto('events').values(rows).returning(['id', 'user_id']).execute();
+  const values = rows.flatMap((r) => [r.user_id, r.type, r.data, r.created_at]);
+  const returned = rows.length === 1 ? (await insertOneEvent(trx, ...(values as [number, string, string, number]))).rows
+    : rows.length === 2 ? (await insertTwoEvents(trx, ...(values as EventValues))).rows
+    : await trx.insertInto('events').values(rows).returning(['id', 'user_id']).execute();
   const idsByUser = new Map<number, number[]>();
   for (const { id, user_id } of returned) {
     const ids = idsByUser.get(user_id);
@@ -29,6 +33,15 @@ export async function recordEvents(trx: Q, entries: { userId: number; event: Cha
   for (const ids of idsByUser.values()) ids.sort((x, y) => x - y);
   return rows.map((row) => ({ userId: row.user_id, id: idsByUser.get(row.user_id)!.shift()!, type: row.type, data: row.data }));
 }
+
+// A chat send writes one or two events (the sender's and the recipient's): prepared once (src/server/db/database.ts).
+type EventValues = [number, string, string, number, number, string, string, number];
+const eventRow = (userId: number, type: string, data: string, now: number) => ({ user_id: userId, type: type as ChatEvent['type'], data, created_at: now });
+const insertOneEvent = preparedQuery((trx, userId: number, type: string, data: string, now: number) => trx
+  .insertInto('events').values([eventRow(userId, type, data, now)]).returning(['id', 'user_id']), [-740001, '\u0000type', '\u0000data', -740002]);
+const insertTwoEvents = preparedQuery((trx, ...v: EventValues) => trx
+  .insertInto('events').values([eventRow(v[0], v[1], v[2], v[3]), eventRow(v[4], v[5], v[6], v[7])]).returning(['id', 'user_id']),
+[-740011, '\u0000type1', '\u0000data1', -740012, -740013, '\u0000type2', '\u0000data2', -740014]);
 
 /**
  * Ids are given at insert but transactions commit in any order, so an event with a smaller id
