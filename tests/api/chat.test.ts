@@ -105,6 +105,18 @@ for (const dialect of DIALECTS) {
       expect((await Promise.all(sends)).map((r) => r.status)).toEqual(Array(20).fill(201));
     });
 
+    it('lets two free members start a conversation with each other at the same moment (no deadlock)', async () => {
+      // Each first message locks its sender's row for the free-conversation count, and its events' foreign keys
+      // touch the other member's row: a lock that blocked those key checks deadlocked these pairs on PostgreSQL.
+      for (let round = 0; round < 4; round++) {
+        const [x, y] = [await activeMember(t, `Ura${round}`, { credits: 50 }), await activeMember(t, `Vic${round}`, { gender: 'male', credits: 50 })];
+        const [a, b] = await Promise.all([send(x, text({ profile_id: y.profileId, text: 'hi' })), send(y, text({ profile_id: x.profileId, text: 'hey' }))]);
+        expect([a.status, b.status]).toEqual([201, 201]);
+        const [ma, mb] = [await json<SendMessageResponse>(a), await json<SendMessageResponse>(b)];
+        expect(ma.conversation_id).toBe(mb.conversation_id);
+      }
+    });
+
     it('stores and charges a retried client_id once', async () => {
       await setCredits(dan, 100);
       const body = text({ profile_id: ann.profileId, text: 'once', client_id: randomUUID() });
