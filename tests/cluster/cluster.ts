@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Redis from 'ioredis';
 import pg from 'pg';
-import { SMTPServer } from 'smtp-server';
 import { portAnswers } from '../../scripts/port-answers.mjs';
+import { smtpReceiver } from '../helpers/smtp';
 
 export const BASE_PORT = Number(process.env.CLUSTER_PORT ?? 4530);
 export const NGINX_PORT = BASE_PORT;
@@ -36,10 +36,6 @@ interface AppProcess {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function answers(port: number, host = '127.0.0.1'): Promise<boolean> {
-  return portAnswers(host, port);
-}
-
 /** PostgreSQL and Redis must answer; when they do not, try to start the local ones once, then say what is missing. */
 export async function requireServices() {
   const pgUrl = new URL(DATABASE_SERVER);
@@ -49,14 +45,14 @@ export async function requireServices() {
     { name: 'Redis', host: redisUrl.hostname, port: Number(redisUrl.port || 6379), service: 'redis-server' },
   ];
   for (const s of wanted) {
-    if (await answers(s.port, s.host)) continue;
+    if (await portAnswers(s.host, s.port)) continue;
     try {
       execFileSync('service', [s.service, 'start'], { stdio: 'ignore', timeout: 30_000 });
-      for (let i = 0; i < 20 && !(await answers(s.port, s.host)); i++) await sleep(500);
+      for (let i = 0; i < 20 && !(await portAnswers(s.host, s.port)); i++) await sleep(500);
     } catch {
       // no service manager or not allowed: said below
     }
-    if (!(await answers(s.port, s.host))) {
+    if (!(await portAnswers(s.host, s.port))) {
       throw new Error(`The cluster test needs ${s.name} at ${s.host}:${s.port} and could not start it (\`service ${s.service} start\`). `
         + 'Start it, or point CLUSTER_DATABASE_URL / CLUSTER_REDIS_URL at running servers.');
     }
@@ -67,23 +63,11 @@ export async function requireServices() {
 export function startMail() {
   const mails: { to: string[]; raw: string }[] = [];
   const stalled = new Map<string, (() => void)[]>();
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
-        const accept = () => {
-          mails.push({ to, raw: Buffer.concat(chunks).toString('utf8') });
-          callback();
-        };
-        const held = to.find((t) => stalled.has(t));
-        if (held) stalled.get(held)?.push(accept);
-        else accept();
-      });
-    },
+  const server = smtpReceiver(async (recipients, raw) => {
+    const to = recipients.map((r) => r.toLowerCase());
+    const held = to.find((t) => stalled.has(t));
+    if (held) await new Promise<void>((accept) => stalled.get(held)?.push(accept));
+    mails.push({ to, raw });
   });
   return {
     mails,
@@ -157,7 +141,7 @@ export async function startCluster(): Promise<Cluster> {
   await requireServices();
   if (!existsSync('dist/server-main.mjs')) throw new Error('dist/server-main.mjs is missing: run `npm run build` first');
   for (const port of [NGINX_PORT, BASE_PORT + 1, BASE_PORT + 2, SMTP_PORT]) {
-    if (await answers(port)) throw new Error(`port ${port} is taken (a cluster test still running?): stop it, or set CLUSTER_PORT`);
+    if (await portAnswers('127.0.0.1', port)) throw new Error(`port ${port} is taken (a cluster test still running?): stop it, or set CLUSTER_PORT`);
   }
   rmSync(WORK, { recursive: true, force: true });
   mkdirSync(path.join(WORK, 'nginx'), { recursive: true });
@@ -246,7 +230,7 @@ export async function startCluster(): Promise<Cluster> {
   const nginx = spawn(NGINX, ['-p', path.join(WORK, 'nginx'), '-e', path.join(WORK, 'nginx', 'error.log'), '-c', path.join(WORK, 'nginx', 'nginx.conf')], { stdio: ['ignore', 'inherit', 'inherit'] });
   const nginxExited = new Promise((resolve) => nginx.once('exit', resolve));
   children.push(nginx);
-  for (let i = 0; i < 40 && !(await answers(NGINX_PORT)); i++) {
+  for (let i = 0; i < 40 && !(await portAnswers('127.0.0.1', NGINX_PORT)); i++) {
     if (nginx.exitCode !== null) throw new Error(`nginx exited with ${nginx.exitCode}: ${readFileSync(path.join(WORK, 'nginx', 'error.log'), 'utf8')}`);
     await sleep(250);
   }

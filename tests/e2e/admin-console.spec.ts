@@ -40,6 +40,11 @@ async function write(request: APIRequestContext, email: string, profileId: numbe
   await request.get('/api/logout.php', { headers: { 'sec-fetch-site': 'same-origin' } });
 }
 
+/** Whether the console's tabs scroll sideways (phones) or all fit (from 1200 px). */
+async function tabs(page: Page) {
+  return page.locator('.admin-nav').evaluate((el) => ({ scroll: el.scrollWidth > el.clientWidth, overflow: getComputedStyle(el).overflowX }));
+}
+
 async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page: page as unknown as ConstructorParameters<typeof AxeBuilder>[0]['page'] }).analyze();
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
@@ -108,9 +113,8 @@ test('an admin sees the figures at a glance, as the database has them', async ({
   if (isMobile) {
     expect(await touchingEdges(page)).toEqual([]);
     // The tabs scroll sideways (the shadow at the edge is the cue).
-    const nav = await page.locator('.admin-nav').evaluate((el) => ({ scroll: el.scrollWidth > el.clientWidth, overflow: getComputedStyle(el).overflowX }));
-    expect(nav).toEqual({ scroll: true, overflow: 'auto' });
-  }
+    expect(await tabs(page)).toEqual({ scroll: true, overflow: 'auto' });
+  } else expect((await tabs(page)).scroll, 'the nine tabs fit at 1280 px').toBe(false);
   expect(await seriousViolations(page)).toEqual([]);
   await page.screenshot({ path: `${SHOTS}/dashboard-en-${isMobile ? 390 : 1280}.png`, fullPage: true });
   await page.context().close();
@@ -222,6 +226,10 @@ test('a ban needs its confirmation; deleting needs the name typed; the result sh
   await expect(page.locator('[data-done="delete"]')).toBeVisible();
   await expect(page.locator('[data-member-state]')).toHaveText(t('admin.status.deleted'));
   if (isMobile) expect(await touchingEdges(page)).toEqual([]);
+  // The audit log names the member (not the stored "member #id") and links to their page.
+  await page.goto('/admin/audit');
+  const named = page.locator('[data-target="member"]').getByRole('link', { name: t('admin.target.member', { id: user.id }), exact: true });
+  await expect(named.first()).toHaveAttribute('href', `/admin/members/${user.id}`);
   await page.context().close();
 });
 
@@ -238,7 +246,7 @@ for (const locale of ['nl', 'de', 'fr'] as const) {
     const { page } = await staffPage(request, browser, baseURL, isMobile, 'admin', `Loc${locale}`);
     await page.context().addCookies([{ name: 'lang', value: locale, url: baseURL as string }]);
     const { members } = await (await page.request.get(`/api/admin/members.php?q=${encodeURIComponent(buyer.email)}`)).json();
-    const raw = /\b(creditcard|banktransfer|directdebit|charged_back|under inspection|signup_bonus|grant_credits|take_credits|refund_refused|login_totp|totp_enrolled|fictional_create|inbox_answer|not_confirmed|paid|refunded|pending|canceled|expired|finance)\b/;
+    const raw = /\b(creditcard|banktransfer|directdebit|charged_back|under inspection|signup_bonus|grant_credits|take_credits|refund_refused|login_totp|totp_enrolled|fictional_create|inbox_answer|not_confirmed|paid|refunded|pending|canceled|expired|finance|role)\b|\b(staff|member) #\d/;
     for (const path of ['/admin', `/admin/payments?user_id=${members[0].id}`, `/admin/members/${members[0].id}`, '/admin/audit', '/admin/discounts', '/admin/inbox']) {
       await page.goto(path);
       await expect(page.locator('html')).toHaveAttribute('lang', new RegExp(`^${locale}`));
@@ -251,9 +259,10 @@ for (const locale of ['nl', 'de', 'fr'] as const) {
     await page.goto(`/admin/members/${members[0].id}`);
     await expect(page.locator('[data-payments] [data-payment-status="paid"]').first()).toHaveText(tr(locale, 'shop.status_paid'));
     if (isMobile) expect(await touchingEdges(page)).toEqual([]);
-    for (const path of ['/admin', `/admin/members/${members[0].id}`]) {
+    else expect((await tabs(page)).scroll, `the nine tabs fit at 1280 px in ${locale}`).toBe(false);
+    for (const [name, path] of [['dashboard', '/admin'], ['member', `/admin/members/${members[0].id}`], ['audit', '/admin/audit']]) {
       await page.goto(path);
-      await page.screenshot({ path: `${SHOTS}/${path === '/admin' ? 'dashboard' : 'member'}-${locale}-${isMobile ? 390 : 1280}.png`, fullPage: true });
+      await page.screenshot({ path: `${SHOTS}/${name}-${locale}-${isMobile ? 390 : 1280}.png`, fullPage: name !== 'audit' });
     }
     await page.context().close();
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getT } from '../../src/shared/i18n';
-import { auditLines } from '../../src/server/pages/audit-values';
+import { auditLines, auditTarget } from '../../src/server/pages/audit-values';
 
 describe('audit before/after as operators read them', () => {
   it('names fields and states in the console language, never the stored ids', () => {
@@ -17,5 +17,22 @@ describe('audit before/after as operators read them', () => {
     expect(auditLines(en, null, null)).toEqual([]);
     expect(auditLines(en, 'discount', { code: 'SPRING' })).toEqual([`${en('admin.field.code')}: SPRING`]);
     expect(auditLines(en, 'member', { kinds: ['spam', 'contact'] })).toEqual([`${en('admin.field.kinds')}: spam, contact`]);
+  });
+
+  it('names a role change and its roles in the console language', () => {
+    const nl = getT('nl');
+    expect(auditLines(nl, 'staff', { role: 'admin' })).toEqual([`${nl('admin.field.role')}: ${nl('admin.role.admin')}`]);
+    expect(auditLines(getT('de'), 'staff', { role: 'finance' })).toEqual(['Rolle: Finanzen']);
+    expect(auditLines(getT('fr'), 'staff', { role: 'moderator' }).join(' ')).not.toMatch(/\b(role|moderator)\b/);
+    expect(auditLines(getT('en'), 'staff', { role: 'auditor' })).toEqual(['Role: auditor']);
+  });
+
+  it('names what an entry was done to, not its stored type', () => {
+    expect(auditTarget(getT('en'), 'member', 30)).toBe('Member #30');
+    expect(auditTarget(getT('de'), 'staff', 19)).toBe('Mitarbeiter #19');
+    expect(auditTarget(getT('nl'), 'member', 30)).toBe('Lid #30');
+    expect(auditTarget(getT('fr'), 'discount', 4)).toBe('Code de réduction #4');
+    expect(auditTarget(getT('en'), 'widget', 7)).toBe('widget #7');
+    expect(auditTarget(getT('en'), null, null)).toBe('');
   });
 });
