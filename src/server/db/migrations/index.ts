@@ -19,6 +19,7 @@ import { addPaymentReservations } from './2026_11_26_0200_add_payment_reservatio
 import { addSafetySignals } from './2026_11_26_0300_add_safety_signals';
 import { addImageSafetyScores } from './2026_11_26_0400_add_image_safety_scores';
 import { addOperatorClaims } from './2026_11_27_0100_add_operator_claims';
+import { addParticipantsConversationIndex } from './2026_11_27_1800_add_participants_conversation_index';
 
 /** Every migration, by name; names sort in the order they run. */
 export function allMigrations(dialect: Dialect): Record<string, Migration> {
@@ -42,5 +43,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '2026_11_26_0300_add_safety_signals': addSafetySignals(dialect),
     '2026_11_26_0400_add_image_safety_scores': addImageSafetyScores,
     '2026_11_27_0100_add_operator_claims': addOperatorClaims,
+    '2026_11_27_1800_add_participants_conversation_index': addParticipantsConversationIndex,
   };
 }
