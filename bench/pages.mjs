@@ -45,7 +45,7 @@ const session = await loginDemoMember(base);
 // second, so it writes about once a millisecond — more often than a render takes — to keep that true.
 const writer = busy ? await startWriter(dir) : null;
 // First views: every request is made by another member, signed in (a session of their own) but never
-// seen by this process — no session, page or frame of theirs is kept anywhere yet.
+// seen by this process — no session or page of theirs is kept anywhere yet (page frames hold no member).
 const newcomers = first ? await addMembers(dir, FIRST_MEMBERS) : null;
 const HEADERS = { cookie: `${session}; lang=en`, 'accept-encoding': 'br, gzip', accept: 'text/html' };
 // The baseline is the static /terms a visitor gets from memory (a member's /terms is rendered, with their menu).
@@ -265,13 +265,13 @@ console.log(`${CONNECTIONS} connections, ${DURATION} s per run; members logged i
 const MODES = (process.env.BENCH_MODES ?? 'quiet,busy,rendered,astro').split(',');
 const cached = !MODES.includes('quiet') || await runServer('as deployed: a repeated view is sent from the page cache while the database is unchanged', {}, 0);
 const busy = !MODES.includes('busy') || await runServer(`busy site: another process writes ${BUSY_WRITES} rows a second elsewhere in the database (views load their data, and a render is sent again when its inputs are the same)`, {}, 2, true);
-const rendered = !MODES.includes('rendered') || await runServer('every view made afresh (PAGE_CACHE_MS=0, as when what it shows changed since the last view): data loaded, body rendered into the member\'s kept layout frame', { PAGE_CACHE_MS: '0' }, 1);
-// Not an aim of its own: what a member's first view of a page costs (and the first after their badges,
-// credits or alerts changed), when the layout is rendered too.
+const rendered = !MODES.includes('rendered') || await runServer('every view made afresh (PAGE_CACHE_MS=0, as when what it shows changed since the last view): data loaded, body rendered into the page\'s kept layout frame', { PAGE_CACHE_MS: '0' }, 1);
+// Not an aim of its own: what a view costs when Astro renders the layout too (a process's first view of
+// each page shape, before its layout frame is kept).
 const astro = !MODES.includes('astro') || await runServer('every view rendered by Astro (PAGE_CACHE_MS=0 MEMBER_FRAMES=0: a first view, before its layout frame is kept)', { PAGE_CACHE_MS: '0', MEMBER_FRAMES: '0' }, 3);
-if (MODES.includes('astro')) console.log(`whole Astro renders: ${astro ? 'also' : 'not'} ≥ ${AIM} of /terms (a first view of each page per member state; not an aim)`);
+if (MODES.includes('astro')) console.log(`whole Astro renders: ${astro ? 'also' : 'not'} ≥ ${AIM} of /terms (a process's first view of each page shape; not an aim)`);
 // The normal path alone: each request a member's first view (a member this process has not seen, so no
-// session, page or frame of theirs is kept), as deployed.
+// session or page of theirs is kept; the page's layout frame, which holds no member, is), as deployed.
 const firstAim = DATABASE.DATABASE_URL ? FIRST_AIM_PG : FIRST_AIM;
 const firsts = !MODES.includes('first') || await runServer(`first views (${DATABASE.DATABASE_URL ? 'PostgreSQL' : 'SQLite'}): every request another member, signed in and never seen by this process before (aim ≥ ${firstAim} of /terms)`, {}, 4, false, true, firstAim);
 if (MODES.includes('first') && MODES.length === 1) verdict(`every member page's first view ≥ ${firstAim} of /terms on the same server (${DATABASE.DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, firsts);

@@ -13,6 +13,8 @@ declare namespace App {
     pageData?: import('./server/pages/member-page-data').MemberPageData;
     /** The member's time-bonus answer when the node entry already asked for it (the layout shows it). */
     timeBonus?: import('./shared/payments.contract').TimeBonusResponse;
+    /** What a member page's layout wrote its member parts from (src/server/pages/layout-parts.ts), for the frame store. */
+    memberLayout?: { route: string; apiSignupComplete: boolean; timeBonus: import('./shared/payments.contract').TimeBonusResponse | null };
     /** The body a member page rendered inside its layout (src/server/pages/bodies), for the frame store. */
     memberBody?: import('./server/pages/bodies/body').MemberBody;
     /** Set by the node entry when this render's layout may be kept as a frame (src/server/pages/member-frame.ts). */

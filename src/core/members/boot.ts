@@ -49,7 +49,7 @@ if (dataTag?.textContent) {
   document.addEventListener('visibilitychange', readOpenConversationIfUnread);
 
   // Time bonus (SPEC §4): loaded on login (the first members page). Its banner comes with the page
-  // (src/components/TimeBonusBanner.astro): here it ticks, and goes when the bonus ends. The 40 s popup
+  // (timeBonusBanner in src/server/pages/layout-parts.ts): here it ticks, and goes when the bonus ends. The 40 s popup
   // belongs to the members area only, and waits while the member types.
   if (data.timeBonus) startTimeBonus(data.timeBonus);
   else if (!data.user.paid_user && Date.now() - Date.parse(data.user.signup_date) < TIME_BONUS_SECONDS * 1000) void loadTimeBonus().catch(() => undefined);

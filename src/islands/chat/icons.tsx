@@ -1,4 +1,4 @@
-// Inline SVG icons (Feather-style strokes, like src/components/Icon.astro).
+// Inline SVG icons (Feather-style strokes, like the navigation's in src/server/pages/layout-parts.ts).
 const PATHS = {
   back: 'M19 12H5M12 19l-7-7 7-7',
   send: 'M22 2 11 13M22 2l-7 20-4-9-9-4 20-7z',

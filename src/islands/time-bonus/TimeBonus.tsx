@@ -13,7 +13,7 @@ const OFFER_HOURS = TIME_BONUS_SECONDS / 3600;
 
 /**
  * The time bonus's popup (SPEC §4), which the store opens after 40 s in the members area; it leads to
- * /credits like the banner (src/components/TimeBonusBanner.astro, rendered with the page).
+ * /credits like the banner (timeBonusBanner in src/server/pages/layout-parts.ts, rendered with the page).
  */
 export function TimeBonus(props: IslandI18n) {
   const t = useIslandT(props);

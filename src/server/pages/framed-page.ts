@@ -5,6 +5,7 @@ import { compressedPage, PAGE_CACHE_CONTROL, plainEncoding } from '../api/compre
 import { contentSecurityPolicy } from '../security-headers';
 import { loadTimeBonusAnswer } from './payment-screens';
 import type { renderMemberBody } from './bodies';
+import { memberLayoutParts } from './layout-parts';
 import { captureFrame, fillFrame, FrameStore, frameKey, framePattern, frameScriptHashes, layoutTitle } from './member-frame';
 
 export { FrameStore };
@@ -31,22 +32,25 @@ export async function sendFramed(frames: FrameStore, req: IncomingMessage, res: 
   const encoding = plainEncoding(req.headers['accept-encoding']);
   if (!data || encoding === undefined) return false;
   const pageUrl = new URL(url, locals.ctx.requestOrigin);
-  // In a new member's first four hours the layout shows the time bonus: asked here once, for the layout
-  // too (locals.timeBonus), so frame key and page agree; its server clock is a hole of the frame.
-  const bonus = inTimeBonusWindow(user, locals.services.app.clock.now()) ? await loadTimeBonusAnswer(locals, { headers: headersOf(req) }) : null;
-  if (bonus) locals.timeBonus = bonus;
-  const serverNow = bonus?.time_bonus ? bonus.time_bonus.server_now : null;
+  const { ctx } = locals;
+  const apiSignupComplete = pageUrl.searchParams.has('api_signup_complete');
   const key = frameKey({
-    siteId: locals.ctx.site.id, requestOrigin: locals.ctx.requestOrigin, locale: locals.ctx.locale, country: locals.ctx.country,
-    pattern: framePattern(pathname), user, timeBonus: bonus?.time_bonus ? { ...bonus.time_bonus, server_now: null } : bonus,
-    apiSignupComplete: pageUrl.searchParams.has('api_signup_complete'), year: new Date().getUTCFullYear(),
+    siteId: ctx.site.id, requestOrigin: ctx.requestOrigin, locale: ctx.locale, country: ctx.country,
+    pattern: framePattern(pathname), apiSignupComplete, year: new Date().getUTCFullYear(),
+  });
+  // The member parts of the layout, as Default.astro writes them (src/server/pages/layout-parts.ts).
+  const memberParts = (layout: NonNullable<App.Locals['memberLayout']>) => memberLayoutParts({
+    site: ctx.site, locale: ctx.locale, country: ctx.country, user, pushKey: locals.services.app.push.publicKey ?? null, ...layout,
   });
   const frame = frames.get(key);
   if (!frame) {
-    // Astro renders this view; the middleware hands the page and its body here to keep the layout.
+    // Astro renders this view; the middleware hands the page and its body here to keep the layout, cut at
+    // the member parts its layout wrote (locals.memberLayout: what it wrote them from).
     locals.frameCapture = (page, body, renderer) => {
       renderBody = renderer;
-      const captured = captureFrame(page, body.html, layoutTitle(user, body.title), serverNow);
+      const layout = locals.memberLayout;
+      if (!layout) return;
+      const captured = captureFrame(page, { title: layoutTitle(user, body.title), body: body.html, ...memberParts(layout) }, layout.route);
       if (captured) frames.set(key, captured);
     };
     return false;
@@ -54,10 +58,14 @@ export async function sendFramed(frames: FrameStore, req: IncomingMessage, res: 
   const render = renderBody;
   const body = render ? render(locals, pageUrl, req.headers.cookie, data) : null;
   if (!body) return false;
-  const page = fillFrame(frame, layoutTitle(user, body.title), body.html, serverNow ?? 0);
+  // In a new member's first four hours the layout shows the time bonus (its banner, and the shell's answer
+  // with the server's clock).
+  const timeBonus = inTimeBonusWindow(user, locals.services.app.clock.now()) ? await loadTimeBonusAnswer(locals, { headers: headersOf(req) }) : null;
+  const fill = { title: layoutTitle(user, body.title), body: body.html, ...memberParts({ route: frame.route, apiSignupComplete, timeBonus }) };
+  const page = fillFrame(frame, fill);
   res.statusCode = body.status;
   res.setHeader('Content-Type', 'text/html');
-  res.setHeader('Content-Security-Policy', contentSecurityPolicy(frameScriptHashes(frame, body.html)));
+  res.setHeader('Content-Security-Policy', contentSecurityPolicy(frameScriptHashes(frame, fill)));
   res.setHeader('Cache-Control', PAGE_CACHE_CONTROL);
   const sent = compressedPage(page, encoding);
   if (sent.encoding) res.setHeader('Content-Encoding', sent.encoding);

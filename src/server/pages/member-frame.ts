@@ -7,47 +7,62 @@ import { escapeAttribute, escapeText } from './html';
 /**
  * Member pages rendered without Astro's per-request pipeline (issue 14: a render through Astro costs
  * about twenty times a static page, half of it Astro's own work — web Request/Response, streams,
- * middleware, a component instance per component — whatever the page shows).
+ * middleware, a component instance per component — whatever the page shows; issue 28: a member's first
+ * view too).
  *
  * A member page is its layout (head, navigation, banners, footer, scripts: src/layouts/Default.astro)
  * around a body (src/server/pages/bodies: the inside of `<main>` and the title). The body is a plain
- * function of the page's loaded data, the member and the request. The layout is a function of its own
- * inputs only — site, host, language, country, the page's route, the member as the session describes
- * them (badges, credits, alerts, the live shell's data), the year and the `api_signup_complete` flag —
- * which are the *frame key* here. So once Astro has rendered a page, the layout around its body is kept
- * as a *frame* (the page cut at the body and at the title's three places), and the next view with the
- * same frame key is the frame filled with a freshly made body: byte for byte what Astro would send
- * (checked at capture: the frame filled with the captured page's own body and title must give that page
- * back, or it is not kept; tests/e2e/member-frames.spec.ts compares both paths page by page).
+ * function of the page's loaded data, the member and the request. The parts of the layout that show the
+ * member — the title's count, the top navigation (badges, credits, Get Premium, the name's initial), the
+ * member's alerts (activation, time bonus, photo, push offer, notifications) and the members' shell data
+ * (the member, the time bonus with the server's clock) — are plain functions too (layoutTitle here,
+ * src/server/pages/layout-parts.ts, which Astro's components render through). The rest of the layout is a
+ * function of its own inputs only — site, host, language, country, the page's route, the year and the
+ * `api_signup_complete` flag — which are the *frame key* here. So once Astro has rendered a page, the
+ * layout around its member parts and body is kept as a *frame* (the page cut at the title's three places,
+ * the navigation, the alerts, the body and the shell data), one per site, language, country and route
+ * pattern, holding nothing of the member, and every view with the same frame key — any member's, their
+ * first too — is the frame filled with those parts and a body made for that view: byte for byte what Astro
+ * would send (checked at capture: the frame filled with the captured page's own parts must give that page
+ * and its script hashes back, or it is not kept; tests/e2e/member-frames.spec.ts compares both paths page
+ * by page, for two members).
  *
- * What still goes through Astro: the first view of each frame key (after a change of badges, credits
- * or alerts, a new process, another language …), visitors, the time-bonus hours (the layout's
- * countdown is set from the render's clock), redirects, rewrites (404) and error pages.
+ * What still goes through Astro: the first view of each frame key (a new process, another language or
+ * site …), visitors, redirects, rewrites (404) and error pages.
  */
 
-/** One kept layout: the page around its holes, and the inline-script hashes of its parts for the CSP. */
+/** One kept layout: the page around its holes, the inline-script hashes of its parts for the CSP, the layout's route. */
 export interface Frame {
   /** Text between the holes: `parts.length === holes.length + 1`. */
   parts: string[];
   holes: Hole[];
-  /** CSP hashes of the inline scripts before and after the body. */
-  scriptsBefore: string[];
-  scriptsAfter: string[];
+  /** CSP hashes of the inline scripts of each part. */
+  scripts: string[][];
+  /** The layout's route (Default.astro's `route`: the member's alerts depend on it). */
+  route: string;
   bytes: number;
 }
 
-type Hole = 'title-text' | 'title-attribute' | 'body' | 'server-now';
+type Hole = 'title-text' | 'title-attribute' | 'top-nav' | 'alerts' | 'body' | 'shell';
 
+/** What fills a frame's holes: the page's title (as the layout writes it), its body and the member parts of its layout. */
+export interface FrameFill {
+  title: string;
+  body: string;
+  /** src/server/pages/layout-parts.ts (memberLayoutParts). */
+  topNav: string;
+  alerts: string;
+  shell: string;
+}
+
+/** What the layout of a member page shows besides the member: its frame is kept by these. */
 export interface FrameInputs {
   siteId: string;
   requestOrigin: string;
   locale: string;
   country: string | null;
-  /** The path with its ids as `:id` (one Astro page, one set of scripts and styles). */
+  /** The path with its ids as `:id` (one Astro page, one set of scripts and styles, one layout route). */
   pattern: string;
-  user: SessionUser;
-  /** The time-bonus answer the layout shows (its first four hours), without its `server_now`: a hole of the frame. */
-  timeBonus: unknown;
   apiSignupComplete: boolean;
   year: number;
 }
@@ -58,10 +73,6 @@ export const framePattern = (pathname: string) => pathname.replace(/\/\d{1,12}(?
 export function frameKey(inputs: FrameInputs): string {
   return createHash('sha256')
     .update(JSON.stringify([inputs.siteId, inputs.requestOrigin, inputs.locale, inputs.country, inputs.pattern, inputs.apiSignupComplete, inputs.year]))
-    .update('\n')
-    .update(JSON.stringify(inputs.user))
-    .update('\n')
-    .update(JSON.stringify(inputs.timeBonus ?? null))
     .digest('base64url');
 }
 
@@ -73,64 +84,80 @@ const TITLE_PLACES: { hole: Hole; before: string; after: string; escape: (s: str
   { hole: 'title-attribute', before: '<meta property="og:title" content="', after: '">', escape: escapeAttribute },
   { hole: 'title-attribute', before: '<meta name="twitter:title" content="', after: '">', escape: escapeAttribute },
 ];
+const MARKUP_HOLES = [['top-nav', 'topNav'], ['alerts', 'alerts'], ['body', 'body'], ['shell', 'shell']] as const;
 
-/** Where the shell's time-bonus answer carries the server's clock (src/layouts/Default.astro). */
-const serverNowMarker = (serverNow: number) => `"server_now":${serverNow}`;
-
-/**
- * The frame of a page Astro rendered with `body` inside its layout and `title` (as the layout wrote it),
- * and, in the time-bonus hours, the `serverNow` of the answer its layout shows; null when the page cannot
- * be cut exactly (the body, a title place or the clock not found once, or the frame filled again not
- * giving the same page).
- */
-export function captureFrame(page: string, body: string, title: string, serverNow: number | null = null): Frame | null {
-  const at = page.indexOf(body);
-  if (at < 0 || page.indexOf(body, at + 1) >= 0 || body.length === 0) return null;
-  const head = page.slice(0, at);
-  const tail = page.slice(at + body.length);
-  const parts: string[] = [];
-  const holes: Hole[] = [];
-  let rest = head;
-  for (const place of TITLE_PLACES) {
-    const marker = place.before + place.escape(title) + place.after;
-    const found = rest.indexOf(marker);
-    if (found < 0 || rest.indexOf(marker, found + 1) >= 0) return null;
-    parts.push(rest.slice(0, found + place.before.length));
-    holes.push(place.hole);
-    rest = rest.slice(found + marker.length - place.after.length);
+/** The text a hole takes from a fill. */
+function holeText(hole: Hole, fill: FrameFill): string {
+  switch (hole) {
+    case 'title-text':
+      return escapeText(fill.title);
+    case 'title-attribute':
+      return escapeAttribute(fill.title);
+    case 'top-nav':
+      return fill.topNav;
+    default:
+      return fill[hole];
   }
-  parts.push(rest);
-  holes.push('body');
-  if (serverNow === null) parts.push(tail);
-  else {
-    const marker = serverNowMarker(serverNow);
-    const found = tail.indexOf(marker);
-    if (found < 0 || page.indexOf(marker) !== at + body.length + found || tail.indexOf(marker, found + 1) >= 0) return null;
-    parts.push(tail.slice(0, found + marker.length - String(serverNow).length));
-    holes.push('server-now');
-    parts.push(tail.slice(found + marker.length));
-  }
-  const frame: Frame = {
-    parts, holes, scriptsBefore: inlineScriptHashes(head), scriptsAfter: inlineScriptHashes(tail),
-    bytes: parts.reduce((sum, p) => sum + p.length, 0),
-  };
-  return fillFrame(frame, title, body, serverNow ?? 0) === page ? frame : null;
 }
 
-/** The page: the frame with this title, body and (in the time-bonus hours) server clock in its holes. */
-export function fillFrame(frame: Frame, title: string, body: string, serverNow = 0): string {
-  const text = escapeText(title);
-  const attribute = escapeAttribute(title);
-  let out = frame.parts[0] as string;
-  for (let i = 0; i < frame.holes.length; i++) {
-    const hole = frame.holes[i];
-    out += (hole === 'body' ? body : hole === 'title-text' ? text : hole === 'server-now' ? String(serverNow) : attribute) + frame.parts[i + 1];
+/** Where `text` is in `page`, when it is there exactly once. */
+function onlyPlace(page: string, text: string): number | null {
+  const at = page.indexOf(text);
+  return text.length > 0 && at >= 0 && page.indexOf(text, at + 1) < 0 ? at : null;
+}
+
+/**
+ * The frame of a page Astro rendered from `fill` (its title as the layout wrote it, its body and the member
+ * parts of its layout) with the layout's `route`; null when the page cannot be cut exactly (a hole's text not
+ * found once, or the frame filled again not giving the same page and the same script hashes).
+ */
+export function captureFrame(page: string, fill: FrameFill, route: string): Frame | null {
+  const cuts: { at: number; end: number; hole: Hole }[] = [];
+  for (const place of TITLE_PLACES) {
+    const text = place.escape(fill.title);
+    const found = onlyPlace(page, place.before + text + place.after);
+    if (found === null) return null;
+    cuts.push({ at: found + place.before.length, end: found + place.before.length + text.length, hole: place.hole });
   }
+  for (const [hole, field] of MARKUP_HOLES) {
+    const found = onlyPlace(page, fill[field]);
+    if (found === null) return null;
+    cuts.push({ at: found, end: found + fill[field].length, hole });
+  }
+  cuts.sort((a, b) => a.at - b.at);
+  const parts: string[] = [];
+  let from = 0;
+  for (const cut of cuts) {
+    if (cut.at < from) return null;
+    parts.push(page.slice(from, cut.at));
+    from = cut.end;
+  }
+  parts.push(page.slice(from));
+  const frame: Frame = {
+    parts, holes: cuts.map((c) => c.hole), scripts: parts.map(inlineScriptHashes), route,
+    bytes: parts.reduce((sum, p) => sum + p.length, 0),
+  };
+  const same = fillFrame(frame, fill) === page && frameScriptHashes(frame, fill).join(' ') === inlineScriptHashes(page).join(' ');
+  return same ? frame : null;
+}
+
+/** The page: the frame with this fill in its holes. */
+export function fillFrame(frame: Frame, fill: FrameFill): string {
+  let out = frame.parts[0] as string;
+  for (let i = 0; i < frame.holes.length; i++) out += holeText(frame.holes[i] as Hole, fill) + frame.parts[i + 1];
   return out;
 }
 
 /** The inline-script hashes of the filled page, in page order (as the CSP middleware lists them). */
-export const frameScriptHashes = (frame: Frame, body: string) => [...frame.scriptsBefore, ...inlineScriptHashes(body), ...frame.scriptsAfter];
+export function frameScriptHashes(frame: Frame, fill: FrameFill): string[] {
+  const hashes = [...(frame.scripts[0] as string[])];
+  for (let i = 0; i < frame.holes.length; i++) {
+    const hole = frame.holes[i] as Hole;
+    if (hole !== 'title-text' && hole !== 'title-attribute') hashes.push(...inlineScriptHashes(holeText(hole, fill)));
+    hashes.push(...(frame.scripts[i + 1] as string[]));
+  }
+  return hashes;
+}
 
 /** Frames by key, least recently used dropped first, at most `maxBytes` in all. */
 export class FrameStore {
