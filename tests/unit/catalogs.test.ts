@@ -67,6 +67,20 @@ describe('native wording', () => {
   it('has one Polish word for members (użytkownik), not also członek', () => {
     expect(Object.entries(CATALOGS.pl).filter(([, v]) => /członk(?!ostw)/i.test(v)).map(([k]) => k)).toEqual([]);
   });
+  const keysMatching = (locale: 'da' | 'it', re: RegExp) => Object.entries(CATALOGS[locale]).filter(([, v]) => re.test(v)).map(([k]) => k);
+  it('says "du" in Danish and "tu" in Italian, never the formal forms', () => {
+    // Capitalised mid-sentence, De/Dem/Deres and Lei/Suo/Sua are the polite "you"; at the start of a sentence De is "they/the".
+    expect(keysMatching('da', /(?<!^|[.!?:]\s)\b(De|Dem|Deres)\b/)).toEqual([]);
+    expect(keysMatching('it', /(?<!^|[.!?:]\s)\b(Lei|Suo|Sua|Suoi|Sue)\b|La preghiamo|Si prega/)).toEqual([]);
+  });
+  it('has one Danish word for credits (credits, as on the pricing and terms pages) and one Italian word for members (membro)', () => {
+    expect(keysMatching('da', /\bkredit(ter)?\b|\bkreditpakke/i)).toEqual([]);
+    expect(keysMatching('it', /(?<!si (?:è|sono) )\biscritt[oaie]\b/)).toEqual([]);
+  });
+  it('says "mi piace" in Italian, not "like", and writes Premium as a name', () => {
+    expect(keysMatching('it', /\blike\b/i)).toEqual([]);
+    expect([...keysMatching('da', /(?<!\{\{)\bpremium/), ...keysMatching('it', /(?<!\{\{)\bpremium/)]).toEqual([]);
+  });
   it('does not call premium a subscription in French (the page says there is none)', () => {
     expect(CATALOGS.fr['shop.premium_title']).not.toMatch(/abonnement/i);
   });
