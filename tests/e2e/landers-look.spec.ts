@@ -26,6 +26,13 @@ async function open(page: Page, host: string, locale: Locale, path: string, widt
   await page.goto(onHost(host, path));
 }
 
+/** Teaser names cut to a letter or two ('M…, 63'): a narrow card puts the age under the name instead. */
+async function namesCutShort(page: Page, scope: string) {
+  return page.locator(`${scope} .teaser-given`).evaluateAll((els) => els
+    .filter((el) => el.getClientRects().length > 0 && el.clientWidth + 1 < Math.min(el.scrollWidth, 3 * Number.parseFloat(getComputedStyle(el).fontSize)))
+    .map((el) => el.textContent));
+}
+
 /** Every count on the page is in its plural form, and none says 0 members. */
 async function expectHonestCounts(page: Page, locale: Locale) {
   const body = (await page.locator('main').textContent()) ?? '';
@@ -44,6 +51,7 @@ test.describe('home pages and landers show members', () => {
       for (const width of widthsOf(info.project.name)) {
         await open(page, host, locale, '/', width);
         await expectMemberPhotos(page, 4);
+        expect(await namesCutShort(page, '[data-home]'), `faces at ${width} px`).toEqual([]);
         // Signup, or on an invitation-only site the login (the visitor came without an ad).
         const cta = page.locator('[data-home] .cta a.btn-primary');
         await expect(cta).toBeInViewport();
@@ -95,6 +103,25 @@ test.describe('home pages and landers show members', () => {
             const stage = await page.locator('.swipe-stage').boundingBox();
             const text = await page.locator('.swipe-card-0 .teaser-text').boundingBox();
             expect((text?.y ?? 0) + (text?.height ?? 0)).toBeLessThanOrEqual((stage?.y ?? 0) + (stage?.height ?? 0) + 1);
+            // Name and place centred on the card, one above the other.
+            const offCentre = await page.locator('.swipe-card-0 .teaser-text').evaluate((box) => {
+              const centre = (r: DOMRect) => r.left + r.width / 2;
+              const name = document.createRange();
+              name.selectNodeContents(box.querySelector('[data-teaser-name]') as Element);
+              return Math.abs(centre(name.getBoundingClientRect()) - centre(box.getBoundingClientRect()));
+            });
+            expect(offCentre).toBeLessThanOrEqual(2);
+          }
+          if (type === 'socialnetwork') {
+            expect(await namesCutShort(page, '.feed-stories'), `stories at ${width} px`).toEqual([]);
+            // Like and comment each on one line ('♥ Gefällt mir'), however narrow the post.
+            const actions = page.locator('.post-actions a');
+            const tall = await actions.evaluateAll((els) => els.filter((el) => {
+              const text = document.createRange();
+              text.selectNodeContents(el);
+              return new Set([...text.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+            }).map((el) => el.textContent));
+            expect(tall, `post actions at ${width} px`).toEqual([]);
           }
           await page.screenshot({ path: info.outputPath(`${type}-${host}-${locale}-${width}.png`) });
         }

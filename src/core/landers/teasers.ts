@@ -14,11 +14,15 @@ export function fillTeasers(root: ParentNode, data: Pick<LanderProfiles, 'profil
     if (img && p.thumb) img.src = `/uploads/${p.thumb}`;
     const name = slot.querySelector('[data-teaser-name]');
     if (name) {
-      // A long name gives way (ellipsis), the age never does.
+      // A long name gives way (ellipsis), the age never does. The comma is its own span so that a narrow
+      // card can put the age under the name instead (--teaser-caption: column in Teaser.astro).
       const given = document.createElement('span');
       given.className = 'teaser-given';
       given.textContent = p.name;
-      name.replaceChildren(given, `, ${p.age}`);
+      const comma = document.createElement('span');
+      comma.className = 'teaser-comma';
+      comma.textContent = ', ';
+      name.replaceChildren(given, comma, String(p.age));
     }
     const meta = slot.querySelector('[data-teaser-meta]');
     if (meta) meta.textContent = p.city ?? p.region ?? p.country;
