@@ -3,8 +3,8 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 
 // Lookups of a chat by its id go through an index, never a read of every member's chat rows: the send's
 // update of a new conversation's two rows, who is in a chat (an image's check), and the cascade when a
-// conversation goes with an account. SQLite's plans (PostgreSQL chooses by table size; same indexes).
-describe('query plans of chat lookups by conversation (sqlite)', () => {
+// conversation goes with an account; and a member's received likes (badge and list). SQLite's plans (PostgreSQL chooses by table size; same indexes).
+describe('query plans of hot lookups (sqlite)', () => {
   let t: TestApp;
   beforeAll(async () => { t = await createTestApp('sqlite'); });
   afterAll(() => t.close());
@@ -19,5 +19,15 @@ describe('query plans of chat lookups by conversation (sqlite)', () => {
     const detail = plan(sql);
     expect(detail).toMatch(/SEARCH chat_participants USING/);
     expect(detail).not.toMatch(/SCAN chat_participants/);
+  });
+
+  // A member's received likes: the new-likes badge (every page) and the likes screen's list, new first.
+  it('the new-likes badge counts only the new likes, from an index', () => {
+    expect(plan('select count(*) from likes where liked_profile_id = ? and is_new = ? and ?')).toMatch(/SEARCH likes USING COVERING INDEX likes_liked_new_idx \(liked_profile_id=\? AND is_new=\?\)/);
+  });
+  it('the received likes, new first then newest, are read in index order (no sort of all of them)', () => {
+    const detail = plan('select liker_profile_id from likes where liked_profile_id = ? and ? and ? order by is_new desc, created_at desc limit 100');
+    expect(detail).toMatch(/SEARCH likes USING INDEX likes_liked_new_idx/);
+    expect(detail).not.toMatch(/TEMP B-TREE/);
   });
 });

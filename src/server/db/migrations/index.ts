@@ -20,6 +20,7 @@ import { addSafetySignals } from './2026_11_26_0300_add_safety_signals';
 import { addImageSafetyScores } from './2026_11_26_0400_add_image_safety_scores';
 import { addOperatorClaims } from './2026_11_27_0100_add_operator_claims';
 import { addParticipantsConversationIndex } from './2026_11_27_1800_add_participants_conversation_index';
+import { addLikesNewIndex } from './2026_11_27_1900_add_likes_new_index';
 
 /** Every migration, by name; names sort in the order they run. */
 export function allMigrations(dialect: Dialect): Record<string, Migration> {
@@ -44,5 +45,6 @@ export function allMigrations(dialect: Dialect): Record<string, Migration> {
     '2026_11_26_0400_add_image_safety_scores': addImageSafetyScores,
     '2026_11_27_0100_add_operator_claims': addOperatorClaims,
     '2026_11_27_1800_add_participants_conversation_index': addParticipantsConversationIndex,
+    '2026_11_27_1900_add_likes_new_index': addLikesNewIndex,
   };
 }
