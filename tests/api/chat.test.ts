@@ -102,7 +102,16 @@ for (const dialect of DIALECTS) {
       const [x, y] = [await activeMember(t, 'Xia', { credits: 500 }), await activeMember(t, 'Yan', { gender: 'male', credits: 500 })];
       const first = await json<SendMessageResponse>(send(x, text({ profile_id: y.profileId })));
       const sends = Array.from({ length: 20 }, (_, i) => send(i % 2 ? x : y, text({ conversation: first.conversation_id, text: `both ${i}` })));
-      expect((await Promise.all(sends)).map((r) => r.status)).toEqual(Array(20).fill(201));
+      const answers = await Promise.all(sends);
+      expect(answers.map((r) => r.status)).toEqual(Array(20).fill(201));
+      // Both rows were counted by the one statement per send, whoever was first: Xia got Yan's 10, Yan the first and Xia's 10.
+      expect((await json<ChatsResponse>(t.request('/api/chats.php', as(x.cookie)))).unread_messages).toBe(10);
+      expect((await json<ChatsResponse>(t.request('/api/chats.php', as(y.cookie)))).unread_messages).toBe(11);
+      // Every send was charged once, with its ledger row beside it (the balance after each is one of the answers').
+      const ledger = await t.app.db.db.selectFrom('credit_ledger').select(['delta', 'balance_after']).where('user_id', '=', x.userId).where('reason', '=', 'message').execute();
+      expect(ledger).toHaveLength(11);
+      expect(await credits(x)).toBe(500 + ledger.reduce((n, r) => n + r.delta, 0));
+      expect(Math.min(...ledger.map((r) => r.balance_after))).toBe(await credits(x));
     });
 
     it('lets two free members start a conversation with each other at the same moment (no deadlock)', async () => {

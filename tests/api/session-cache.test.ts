@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { applyCredits } from '../../src/server/credits/ledger';
 import { findSessionMember } from '../../src/server/accounts/accounts.repository';
 import { hashToken } from '../../src/server/accounts/tokens';
 import { createApi } from '../../src/server/api/app';
@@ -91,6 +92,13 @@ for (const dialect of DIALECTS) {
       expect((await userOf(t, dee.cookie))?.invisible).toBe(true);
       await t.app.db.db.deleteFrom('sessions').where('user_id', '=', dee.userId).execute();
       expect(await userOf(t, dee.cookie)).toBeNull();
+    });
+
+    it('shows a ledger charge at once (on PostgreSQL the charge is a write inside the ledger row\'s WITH clause)', async () => {
+      const ida = await activeMember(t, 'Idalia', { credits: 30 });
+      expect((await userOf(t, ida.cookie))?.credits).toBe(30);
+      await t.app.db.db.transaction().execute((trx) => applyCredits(trx, { userId: ida.userId, delta: -12, reason: 'gift', key: 'watch-test', now: t.clock.now() }));
+      expect((await userOf(t, ida.cookie))?.credits).toBe(18);
     });
 
     it('keeps badge totals current when a message arrives', async () => {

@@ -1,6 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { hotQuery, preparedQuery, sqlTrue } from '../db/database';
-import { PRESENCE_STALE_MS } from '../notifications/presence';
+import { hotQuery, onPostgres, preparedQuery, sqlTrue } from '../db/database';
 import type { ChatMessage, ImageSafety } from '../../shared/chat.contract';
 import type { Database, Message } from '../db/schema';
 
@@ -89,31 +88,49 @@ export async function unreadTotal(db: Q, profileId: number): Promise<number> {
   return Number((await unreadQuery(db, profileId).executeTakeFirstOrThrow()).n);
 }
 
-const noticeReachRow = hotQuery<[number, number], { push: unknown; open_tab: unknown }>(
-  (db, userId, since) => db.selectNoFrom((eb) => [
-    eb.exists(eb.selectFrom('push_subscriptions').select('push_subscriptions.user_id').where('push_subscriptions.user_id', '=', userId)).as('push'),
-    eb.exists(eb.selectFrom('member_presence').select('member_presence.user_id').where('member_presence.user_id', '=', userId)
-      .where('member_presence.seen_at', '>=', since)).as('open_tab'),
-  ]),
-  [-434347, -434348],
-);
-
-/**
- * Whether a member has a push subscription and a tab open now, in one query: the push and mail services
- * (push.service.ts deliver, notifications.service.ts noticeForMail) look these up first and stop there
- * for most members, so a chat send starts them only when they have something to do.
- */
-export async function noticeReach(db: Kysely<Database>, userId: number, now: number): Promise<{ push: boolean; openTab: boolean }> {
-  const row = await noticeReachRow(db, userId, now - PRESENCE_STALE_MS);
-  return { push: sqlTrue(row?.push), openTab: sqlTrue(row?.open_tab) };
-}
-
 /** The unread totals of two profiles in one query. */
 export async function unreadTotals(db: Q, a: number, b: number): Promise<[number, number]> {
   const row = (await unreadTotalsQuery(db, a, b)).rows[0];
   return [Number(row?.a ?? 0), Number(row?.b ?? 0)];
 }
 const unreadTotalsQuery = preparedQuery((db, a: number, b: number) => db.selectNoFrom([unreadQuery(db, a).as('a'), unreadQuery(db, b).as('b')]), [-710021, -710022]);
+
+/**
+ * A new message in a conversation: both sides' rows show it (visible again, the recipient's unread count
+ * one up), and both members' unread totals after it, as the message's events carry them.
+ *
+ * Both rows in one statement, by the primary key (profile_id, conversation_id) — by conversation alone it
+ * would read every row. One statement locks the two rows in one order whoever sends (the same plan for
+ * both; the index scan takes the profile ids sorted), so two members writing to each other at the same
+ * moment queue instead of deadlocking (tests/api/chat.test.ts). On PostgreSQL the totals come from the same
+ * statement: the other chats' counts as they were, plus the two rows as the update left them.
+ */
+export async function markBothSides(trx: Q, messageId: number, now: number, conversationId: number, own: number, partner: number): Promise<[number, number]> {
+  if (onPostgres(trx)) {
+    const row = (await markAndCountQuery(trx, messageId, now, conversationId, own, partner)).rows[0];
+    return [Number(row?.a ?? 0), Number(row?.b ?? 0)];
+  }
+  await markQuery(trx, messageId, now, conversationId, own, partner);
+  return unreadTotals(trx, own, partner);
+}
+const markBoth = (db: Q, messageId: number, now: number, conversationId: number, own: number, partner: number) => db
+  .updateTable('chat_participants')
+  .set((eb) => ({ hidden: 0, last_message_id: messageId, last_message_at: now, unread_count: eb('unread_count', '+', eb.case().when('profile_id', '=', partner).then(1).else(0).end()) }))
+  .where('conversation_id', '=', conversationId)
+  .where('profile_id', 'in', [own, partner]);
+const MARK_PLACEHOLDERS: [number, number, number, number, number] = [-730011, -730012, -730013, -730014, -730015];
+const markQuery = preparedQuery(markBoth, MARK_PLACEHOLDERS);
+const markAndCountQuery = preparedQuery((db, messageId: number, now: number, conversationId: number, own: number, partner: number) => db
+  .with('marked', (w) => markBoth(w as Q, messageId, now, conversationId, own, partner).returning(['profile_id', 'unread_count']))
+  .selectNoFrom((eb) => {
+    const total = (profileId: number) => eb(
+      eb.selectFrom('chat_participants as o').select((x) => x.fn.coalesce(x.fn.sum<number>('o.unread_count'), x.lit(0)).as('n'))
+        .where('o.profile_id', '=', profileId).where('o.hidden', '=', 0).where('o.conversation_id', '!=', conversationId),
+      '+',
+      eb.fn.coalesce(eb.selectFrom('marked').select('marked.unread_count').where('marked.profile_id', '=', profileId), eb.lit(0)),
+    );
+    return [total(own).as('a'), total(partner).as('b')];
+  }), MARK_PLACEHOLDERS);
 
 /** Received likes not yet looked at. */
 export async function newLikesTotal(db: Q, profileId: number): Promise<number> {

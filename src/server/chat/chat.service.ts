@@ -11,6 +11,7 @@ import { InsufficientCreditsError, applyCredits } from '../credits/ledger';
 import type { Database, Message, User } from '../db/schema';
 import { preparedQuery, sqlTrue } from '../db/database';
 import { lockMember } from '../db/locks';
+import { PRESENCE_STALE_MS } from '../notifications/presence';
 import { recordEvents } from '../events/events.service';
 import { lowestMessagePrice } from '../payments/payments.service';
 import { encodeImage } from '../photos/photos.service';
@@ -20,7 +21,7 @@ import { cardsByIds, requireOwnProfile } from '../profiles/profiles.service';
 import { RuleError } from '../rule-error';
 import * as repo from './chat.repository';
 import { textMessageCredits } from './message-price';
-import type { ExpressionBuilder, Kysely, QueryResult, Transaction } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type QueryResult, sql, type Transaction } from 'kysely';
 import { isUniqueViolation } from '../db/unique-violation';
 import { flagsOfReceived, forRecipient, recordTextSignals, refuseUnconfirmed, screenText, spamFacts, spamVerdict, type TextScreen } from '../safety/safety.service';
 
@@ -80,86 +81,98 @@ const REASON_KEYS: Record<SendBlockReason, string> = {
 };
 
 /**
- * What the send rules read once the limit was counted, in one query (each was a round trip of its own:
- * six on PostgreSQL): the conversation (the member's side of `conversation`, or the pair's with
- * `profile`), the partner on this site with their account's status, blocks both ways, the member's
- * balance and — only when a rule needs them — their started conversations and free texts. Null when
- * the member has no side in that conversation; `partner` undefined when it is not on this site.
+ * Everything the send rules read, in one query (each was a round trip of its own: eight on PostgreSQL):
+ * the sender's own profile and the id of a message already sent with this client_id (a retry); the
+ * conversation (the member's side of `conversation`, or the pair's with `profile`); the partner on this
+ * site with their account's status, blocks both ways, and whether a push subscription and an open tab
+ * reach them; the member's balance and — only when a rule needs them — their started conversations and
+ * free texts. Null when the member has no profile; `found` false when they have no side in `conversation`;
+ * `partner` undefined when it is not on this site.
  */
-async function sendFacts(db: Q, site: Site, userId: number, own: number, target: { conversation: number } | { profile: number }, need: { started: boolean; freeTexts: boolean }) {
-  const query = sendFactsQuery('conversation' in target ? 'conversation' : 'profile', need.started, need.freeTexts);
+async function sendFacts(
+  db: Q, site: Site, userId: number, clientId: string, target: { conversation: number } | { profile: number }, need: { started: boolean; freeTexts: boolean }, now: number,
+) {
+  const kind = 'conversation' in target ? 'conversation' : 'profile';
   const targetId = 'conversation' in target ? target.conversation : target.profile;
-  const row = (await query(db, site.id, userId, own, targetId, Math.min(own, targetId), Math.max(own, targetId))).rows[0];
-  if ('conversation' in target && !row) return null;
-  const partner: Partner | undefined = row?.id == null ? undefined : {
+  const row = (await sendFactsQuery(kind, need.started, need.freeTexts)(db, site.id, userId, clientId, targetId, now - PRESENCE_STALE_MS)).rows[0];
+  if (!row) return null;
+  const partner: Partner | undefined = row.id == null ? undefined : {
     id: row.id, name: row.name as string, status: row.status as Partner['status'], invisible: row.invisible as number,
     fictional: row.fictional as number, user_id: row.user_id ?? null, user_status: row.user_status ?? null,
   };
   return {
-    conversationId: row?.conversation_id == null ? null : Number(row.conversation_id),
+    own: { id: row.own_id, status: row.own_status, name: row.own_name, repeatId: row.repeat_id == null ? null : Number(row.repeat_id) },
+    found: kind === 'profile' || row.conversation_id != null,
+    conversationId: row.conversation_id == null ? null : Number(row.conversation_id),
     partner,
-    block: row && sqlTrue(row.blocked) ? ('blocked' as const) : row && sqlTrue(row.blocked_by) ? ('blocked_by' as const) : null,
-    credits: Number(row?.credits ?? 0),
-    started: Number(row?.started ?? 0),
-    freeTexts: Number(row?.free_texts ?? 0),
+    block: sqlTrue(row.blocked) ? ('blocked' as const) : sqlTrue(row.blocked_by) ? ('blocked_by' as const) : null,
+    credits: Number(row.credits ?? 0),
+    started: Number(row.started ?? 0),
+    freeTexts: Number(row.free_texts ?? 0),
+    reach: { push: sqlTrue(row.push), openTab: sqlTrue(row.open_tab) },
   };
 }
 
 /** `sendFacts`' query for one target kind and the counts it needs, prepared once (src/server/db/database.ts). */
-function sendFactsQuery(kind: 'conversation' | 'profile', started: boolean, freeTexts: boolean) {
+function sendFactsQuery(kind: 'conversation' | 'profile', started: boolean, freeTexts: boolean): SendFactsQuery {
   const key = `${kind}:${started}:${freeTexts}`;
   let query = sendFactsQueries.get(key);
   if (!query) {
-    query = preparedQuery((db, siteId: string, userId: number, own: number, targetId: number, low: number, high: number) => {
-      const extras = (eb: ExpressionBuilder<Database & { pr: Database['profiles'] }, 'pr'>) => [
-        eb.exists(eb.selectFrom('blocks').select('blocks.created_at').where('blocks.blocker_profile_id', '=', own).whereRef('blocks.blocked_profile_id', '=', 'pr.id')).as('blocked'),
-        eb.exists(eb.selectFrom('blocks').select('blocks.created_at').whereRef('blocks.blocker_profile_id', '=', 'pr.id').where('blocks.blocked_profile_id', '=', own)).as('blocked_by'),
-        eb.selectFrom('users as me').select('me.credits').where('me.id', '=', userId).as('credits'),
-        (started ? eb.selectFrom('conversations as sc').select((x) => x.fn.countAll<number>().as('n')).where('sc.starter_profile_id', '=', own) : eb.lit(0)).as('started'),
+    query = preparedQuery((db, siteId: string, userId: number, clientId: string, targetId: number, since: number) => {
+      // `me` is the sender's profile, `pr` the partner's (null when not found on this site).
+      type Eb = ExpressionBuilder<Database & { me: Database['profiles']; pr: Database['profiles']; acct: Database['users'] }, 'me' | 'pr' | 'acct'>;
+      const facts = (eb: Eb) => [
+        eb.selectFrom('messages').select('messages.id').whereRef('messages.sender_profile_id', '=', 'me.id').where('messages.client_id', '=', clientId).as('repeat_id'),
+        eb.exists(eb.selectFrom('blocks').select('blocks.created_at').whereRef('blocks.blocker_profile_id', '=', 'me.id').whereRef('blocks.blocked_profile_id', '=', 'pr.id')).as('blocked'),
+        eb.exists(eb.selectFrom('blocks').select('blocks.created_at').whereRef('blocks.blocker_profile_id', '=', 'pr.id').whereRef('blocks.blocked_profile_id', '=', 'me.id')).as('blocked_by'),
+        (started ? eb.selectFrom('conversations as sc').select((x) => x.fn.countAll<number>().as('n')).whereRef('sc.starter_profile_id', '=', 'me.id') : eb.lit(0)).as('started'),
         (freeTexts
-          ? eb.selectFrom('messages as ft').select((x) => x.fn.countAll<number>().as('n')).where('ft.sender_profile_id', '=', own).where('ft.kind', '=', 'text').where('ft.credits', '=', 0)
+          ? eb.selectFrom('messages as ft').select((x) => x.fn.countAll<number>().as('n')).whereRef('ft.sender_profile_id', '=', 'me.id').where('ft.kind', '=', 'text').where('ft.credits', '=', 0)
           : eb.lit(0)).as('free_texts'),
+        // Who hears of the message besides its stream (push, mail): looked up here rather than after the commit.
+        eb.exists(eb.selectFrom('push_subscriptions').select('push_subscriptions.user_id').whereRef('push_subscriptions.user_id', '=', 'pr.user_id')).as('push'),
+        eb.exists(eb.selectFrom('member_presence').select('member_presence.user_id').whereRef('member_presence.user_id', '=', 'pr.user_id')
+          .where('member_presence.seen_at', '>=', since)).as('open_tab'),
       ];
-      const partnerColumns = ['pr.id', 'pr.name', 'pr.status', 'pr.invisible', 'pr.fictional', 'pr.user_id', 'u.status as user_status'] as const;
-      return kind === 'conversation'
-        ? db.selectFrom('chat_participants as cp')
+      const columns = [
+        'me.id as own_id', 'me.status as own_status', 'me.name as own_name', 'acct.credits',
+        'pr.id', 'pr.name', 'pr.status', 'pr.invisible', 'pr.fictional', 'pr.user_id', 'u.status as user_status',
+      ] as const;
+      const base = db.selectFrom('profiles as me').innerJoin('users as acct', 'acct.id', 'me.user_id');
+      if (kind === 'conversation') {
+        return base
+          .leftJoin('chat_participants as cp', (join) => join.onRef('cp.profile_id', '=', 'me.id').on('cp.conversation_id', '=', targetId))
           .leftJoin('profiles as pr', (join) => join.onRef('pr.id', '=', 'cp.partner_profile_id').on('pr.site_id', '=', siteId))
           .leftJoin('users as u', 'u.id', 'pr.user_id')
-          .select(partnerColumns)
-          .select((eb) => [eb.ref('cp.conversation_id').as('conversation_id'), ...extras(eb as never)])
-          .where('cp.conversation_id', '=', targetId)
-          .where('cp.profile_id', '=', own)
-        : db.selectFrom('profiles as pr')
-          .leftJoin('users as u', 'u.id', 'pr.user_id')
-          .select(partnerColumns)
-          .select((eb) => [
-            eb.selectFrom('conversations as pc').select('pc.id').where('pc.profile_low_id', '=', low).where('pc.profile_high_id', '=', high).as('conversation_id'),
-            ...extras(eb as never),
-          ])
-          .where('pr.id', '=', targetId)
-          .where('pr.site_id', '=', siteId);
-    }, ['\u0000site', -700001, -700002, -700003, -700004, -700005]) as unknown as SendFactsQuery;
+          .select(columns)
+          .select((eb) => [eb.ref('cp.conversation_id').as('conversation_id'), ...facts(eb as never)])
+          .where('me.user_id', '=', userId);
+      }
+      // The pair's conversation by its unique (lower id, higher id) key.
+      const low = sql<number>`case when ${sql.ref('me.id')} < ${targetId} then ${sql.ref('me.id')} else ${targetId} end`;
+      const high = sql<number>`case when ${sql.ref('me.id')} < ${targetId} then ${targetId} else ${sql.ref('me.id')} end`;
+      return base
+        .leftJoin('profiles as pr', (join) => join.on('pr.id', '=', targetId).on('pr.site_id', '=', siteId))
+        .leftJoin('users as u', 'u.id', 'pr.user_id')
+        .select(columns)
+        .select((eb) => [
+          eb.selectFrom('conversations as pc').select('pc.id').where('pc.profile_low_id', '=', low).where('pc.profile_high_id', '=', high).as('conversation_id'),
+          ...facts(eb as never),
+        ])
+        .where('me.user_id', '=', userId);
+    }, ['\u0000site', -700001, '\u0000client', -700002, -700003]) as SendFactsQuery;
     sendFactsQueries.set(key, query);
   }
   return query;
 }
-type SendFactsQuery = (db: Q, siteId: string, userId: number, own: number, targetId: number, low: number, high: number) => Promise<QueryResult<SendFactsRow>>;
+type SendFactsQuery = (db: Q, siteId: string, userId: number, clientId: string, targetId: number, since: number) => Promise<QueryResult<SendFactsRow>>;
 const sendFactsQueries = new Map<string, SendFactsQuery>();
 interface SendFactsRow {
+  own_id: number; own_status: string; own_name: string; repeat_id: number | null;
   id: number | null; name: string | null; status: string | null; invisible: number | null; fictional: number | null; user_id: number | null;
   user_status: Partner['user_status']; conversation_id: number | null; blocked: unknown; blocked_by: unknown; credits: number | null; started: number | null; free_texts: number | null;
+  push: unknown; open_tab: unknown;
 }
-
-/** The sender's own profile and the id of a message already sent with this client_id (a retry), in one query. */
-async function ownProfileForSend(db: Q, user: User, clientId: string) {
-  const profile = (await ownProfileForSendQuery(db, user.id, clientId)).rows[0];
-  if (!profile) throw new ChatRuleError('no_profile', 'error.invalid_input', 400);
-  return profile;
-}
-const ownProfileForSendQuery = preparedQuery((db, userId: number, clientId: string) => db.selectFrom('profiles')
-  .select((eb) => ['id', 'status', 'name', 'country', eb.selectFrom('messages').select('messages.id')
-    .whereRef('messages.sender_profile_id', '=', 'profiles.id').where('messages.client_id', '=', clientId).as('repeat_id')])
-  .where('user_id', '=', userId), [-700011, '\u0000client']);
 
 /** The member's own profile with what sending and opening need, in one query. */
 async function ownProfileOf(db: Q, user: User) {
@@ -320,11 +333,19 @@ export type OutgoingMessage =
  */
 export async function sendMessage(app: AppContext, site: Site, user: User, input: OutgoingMessage, options: { free?: boolean } = {}): Promise<SendMessageResponse> {
   const db = app.db.db;
-  const ownProfile = await ownProfileForSend(db, user, input.client_id);
+  // Who is written to: a conversation of this member, or a profile on this site — and all the rules
+  // below read, in one query.
+  const target = input.conversation !== undefined ? { conversation: input.conversation } : { profile: input.profile_id as number };
+  const facts = await sendFacts(db, site, user.id, input.client_id, target, {
+    started: !user.paid_user,
+    freeTexts: input.kind === 'text' && !user.paid_user && site.free_messages > 0,
+  }, app.clock.now());
+  if (!facts) throw new ChatRuleError('no_profile', 'error.invalid_input', 400);
+  const ownProfile = facts.own;
   const own = ownProfile.id;
   if (ownProfile.status === 'deleted') throw new ChatRuleError('not_found', 'error.not_found', 404);
 
-  const repeat = ownProfile.repeat_id === null ? undefined : await repo.findMessageByClientId(db, own, input.client_id);
+  const repeat = ownProfile.repeatId === null ? undefined : await repo.findMessageByClientId(db, own, input.client_id);
   if (repeat) return { message: repo.toChatMessage(repeat), conversation_id: repeat.conversation_id, credits: (await creditsOf(db, user.id)) };
   // A retried client_id (above) is not counted again; the signup wizard's free message is not counted.
   if (!options.free) {
@@ -332,15 +353,8 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
     if (input.kind === 'image') await app.abuse.consume('upload_hour', String(user.id));
   }
 
-  // Who is written to: a conversation of this member, or a profile on this site — and the rest the
-  // rules below read, in one query.
   if (input.conversation === undefined && input.profile_id === own) throw new ChatRuleError('self', 'error.invalid_input', 400);
-  const target = input.conversation !== undefined ? { conversation: input.conversation } : { profile: input.profile_id as number };
-  const facts = await sendFacts(db, site, user.id, own, target, {
-    started: !user.paid_user,
-    freeTexts: input.kind === 'text' && !user.paid_user && site.free_messages > 0,
-  });
-  if (!facts) throw new ChatRuleError('not_found', 'error.not_found', 404);
+  if (!facts.found) throw new ChatRuleError('not_found', 'error.not_found', 404);
   const { partner } = facts;
   const conversationId = facts.conversationId;
   if (!partner || partner.status === 'deleted') throw new ChatRuleError('not_found', 'error.not_found', 404);
@@ -417,20 +431,13 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
       const balance = price > 0
         ? await applyCredits(trx, { userId: user.id, delta: -price, reason: ledgerReason, key: `message:${inserted.id}`, now, newKey: true })
         : null;
-      // Both sides' rows (see markFreshConversation for the order).
-      if (conversation.fresh) await markFreshConversation(trx, inserted.id, now, partner.id, conversation.id, own);
-      else {
-        for (const side of [own, partner.id].sort((a, b) => a - b)) {
-          await (side === own ? markSent : markReceived)(trx, inserted.id, now, conversation.id, side);
-        }
-      }
+      const [ownUnread, partnerUnread] = await repo.markBothSides(trx, inserted.id, now, conversation.id, own, partner.id);
       if (screen) {
         await recordTextSignals(trx, {
           siteId: site.id, userId: user.id, profileId: own, recipientProfileId: partner.id, messageId: inserted.id, conversationId: conversation.id, now,
         }, screen, verdict);
       }
       const chatMessage = repo.toChatMessage(inserted);
-      const [ownUnread, partnerUnread] = await repo.unreadTotals(trx, own, partner.id);
       const entries: { userId: number; event: ChatMessageEvent }[] = [
         { userId: user.id, event: { type: 'message', message: chatMessage, unread_messages: ownUnread } },
       ];
@@ -444,8 +451,7 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
     await app.bus.publish(events);
     if (input.kind === 'image') wakeJobRunners();
     if (partner.user_id !== null) {
-      const reach = await repo.noticeReach(db, partner.user_id, app.clock.now());
-      if (reach.push) {
+      if (facts.reach.push) {
         app.push.notify(partner.user_id, conversationId === null ? 'new_conversations' : 'new_messages', (t) => ({
           title: t('push.message_title', { name: ownProfile.name }),
           body: t('push.message_body'),
@@ -453,7 +459,7 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
           tag: `chat-${message.conversation_id}`,
         }));
       }
-      if (!reach.openTab) await announceByMail(app, partner.user_id, conversationId === null ? 'new_conversations' : 'new_messages', ownProfile.name);
+      if (!facts.reach.openTab) await announceByMail(app, partner.user_id, conversationId === null ? 'new_conversations' : 'new_messages', ownProfile.name);
     }
     return { message, conversation_id: message.conversation_id, credits };
   } catch (err) {
@@ -472,26 +478,6 @@ const insertMessage = preparedQuery((trx, conversationId: number, own: number, k
   .insertInto('messages')
   .values({ conversation_id: conversationId, sender_profile_id: own, kind, body, gift, image, credits, client_id: clientId, created_at: now })
   .returningAll(), [-730001, -730002, '\u0000kind' as Message['kind'], '\u0000body', '\u0000gift', '\u0000image', -730003, '\u0000client', -730004]);
-// Both sides' rows, always the lower profile id first: two members writing to each other at the same
-// moment would otherwise lock them in opposite orders (a PostgreSQL deadlock). Rows this transaction just
-// made (a fresh conversation) are locked by it alone: one statement for both, by the primary key
-// (profile_id, conversation_id) — by conversation alone it would read every row.
-const markFreshConversation = preparedQuery((trx, messageId: number, now: number, partner: number, conversationId: number, own: number) => trx
-  .updateTable('chat_participants')
-  .set((eb) => ({ hidden: 0, last_message_id: messageId, last_message_at: now, unread_count: eb('unread_count', '+', eb.case().when('profile_id', '=', partner).then(1).else(0).end()) }))
-  .where('conversation_id', '=', conversationId)
-  .where('profile_id', 'in', [own, partner]), [-730011, -730012, -730013, -730014, -730015]);
-const markSent = preparedQuery((trx, messageId: number, now: number, conversationId: number, side: number) => trx
-  .updateTable('chat_participants')
-  .set((eb) => ({ hidden: 0, last_message_id: messageId, last_message_at: now, unread_count: eb.ref('unread_count') }))
-  .where('conversation_id', '=', conversationId)
-  .where('profile_id', '=', side), [-730021, -730022, -730023, -730024]);
-const markReceived = preparedQuery((trx, messageId: number, now: number, conversationId: number, side: number) => trx
-  .updateTable('chat_participants')
-  .set((eb) => ({ hidden: 0, last_message_id: messageId, last_message_at: now, unread_count: eb('unread_count', '+', 1) }))
-  .where('conversation_id', '=', conversationId)
-  .where('profile_id', '=', side), [-730031, -730032, -730033, -730034]);
-
 type ChatMessageEvent = { type: 'message'; message: ChatMessage; unread_messages: number };
 
 async function creditsOf(db: Q, userId: number): Promise<number> {

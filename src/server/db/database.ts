@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
-  CompiledQuery, createQueryId, Kysely, type KyselyPlugin, PostgresDialect, type PluginTransformQueryArgs, type PluginTransformResultArgs,
+  CompiledQuery, createQueryId, Kysely, type KyselyPlugin, PostgresAdapter, PostgresDialect, type PluginTransformQueryArgs, type PluginTransformResultArgs,
   type OperationNode, type QueryResult, type RootOperationNode, type TableNode, SqliteDialect, type UnknownRow,
 } from 'kysely';
 import pg from 'pg';
@@ -41,6 +41,14 @@ export interface WriteWatch {
   tables: Map<string, number>;
 }
 
+/**
+ * Whether a database handle or transaction runs on PostgreSQL — for the repository functions that write
+ * in one statement there (writing CTEs) what SQLite, which has none and no round trips, does in two.
+ */
+export function onPostgres(db: Kysely<Database>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
 /** A boolean SQL expression's value as both databases answer it: PostgreSQL `true`, SQLite `1`. */
 export function sqlTrue(value: unknown): boolean {
   return value === true || Number(value) === 1;
@@ -62,32 +70,40 @@ function tableOf(node: RootOperationNode): string | null {
 }
 
 /**
+ * The tables a query writes: its own, and those of the writing statements in its WITH clause (PostgreSQL);
+ * `*` for raw SQL that is not a plain read, whose table is not known.
+ */
+function tablesWritten(node: RootOperationNode | OperationNode): string[] {
+  if (node.kind === 'RawNode') {
+    return /^\s*(select|explain|pragma|with)\b/i.test((node as RootOperationNode & { sqlFragments: string[] }).sqlFragments[0] ?? '') ? [] : ['*'];
+  }
+  const written = node.kind === 'InsertQueryNode' || node.kind === 'UpdateQueryNode' || node.kind === 'DeleteQueryNode' ? [tableOf(node as RootOperationNode) ?? '*'] : [];
+  const withNode = (node as { with?: { expressions: readonly { expression: OperationNode }[] } }).with;
+  for (const cte of withNode?.expressions ?? []) written.push(...tablesWritten(cte.expression));
+  return written;
+}
+
+/**
  * A Kysely plugin that moves the generation when a query writes to a watched table, so a cache
  * filled before the write is never used after it. Raw SQL that is not a plain read counts as a write.
  */
 function writeWatchPlugin(watch: WriteWatch): KyselyPlugin {
-  const writing = new WeakMap<object, string>();
+  const writing = new WeakMap<object, string[]>();
   const bump = (table: string) => {
     watch.tables.set(table, (watch.tables.get(table) ?? 0) + 1);
     if (table === '*' || WATCHED_TABLES.has(table)) watch.generation++;
   };
   return {
     transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
-      let table: string | null = null;
-      if (node.kind === 'RawNode') {
-        if (!/^\s*(select|explain|pragma|with)\b/i.test(node.sqlFragments[0] ?? '')) table = '*';
-      } else if (node.kind === 'InsertQueryNode' || node.kind === 'UpdateQueryNode' || node.kind === 'DeleteQueryNode') {
-        table = tableOf(node);
-      }
-      if (table !== null) {
-        bump(table);
-        writing.set(queryId, table);
+      const tables = tablesWritten(node);
+      if (tables.length) {
+        for (const table of tables) bump(table);
+        writing.set(queryId, tables);
       }
       return node;
     },
     async transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-      const table = writing.get(queryId);
-      if (table !== undefined) bump(table);
+      for (const table of writing.get(queryId) ?? []) bump(table);
       return result;
     },
   };
