@@ -16,31 +16,56 @@ export function findParticipant(db: Q, conversationId: number, profileId: number
   return db.selectFrom('chat_participants').selectAll().where('conversation_id', '=', conversationId).where('profile_id', '=', profileId).executeTakeFirst();
 }
 
-/** Creates the pair's conversation and both participant rows; a racing creator finds the same one. */
-export async function createConversation(trx: Q, siteId: string, starter: number, partner: number, now: number): Promise<{ id: number; fresh: boolean }> {
+/**
+ * Creates the pair's conversation and both participant rows; a racing creator finds the same one. On
+ * PostgreSQL the conversation and its rows are one statement (a writing CTE); a racing creator's insert
+ * does nothing there, and the rows are then added to the conversation it made.
+ */
+export async function createConversation(trx: Q, siteId: string, starter: number, partner: number, now: number): Promise<{ id: number }> {
   const [low, high] = starter < partner ? [starter, partner] : [partner, starter];
-  const inserted = (await insertConversation(trx, siteId, low, high, starter, now)).rows[0];
+  if (onPostgres(trx)) {
+    const made = (await insertConversationWithParticipants(trx, siteId, low, high, starter, partner, now)).rows[0];
+    if (made) return made;
+  }
+  const inserted = onPostgres(trx) ? undefined : (await insertConversation(trx, siteId, low, high, starter, now)).rows[0];
   // A racing creator's row when this insert did nothing.
   const conversation = inserted ?? (await findConversationOfPair(trx, low, high));
   if (!conversation) throw new Error('conversation vanished');
   await insertParticipants(trx, conversation.id, starter, partner, now);
-  // Fresh: made by this transaction, so no other holds a lock on its rows.
-  return { id: conversation.id, fresh: inserted !== undefined };
+  return { id: conversation.id };
 }
 // Prepared once (src/server/db/database.ts): a chat send runs them.
-const insertConversation = preparedQuery((trx, siteId: string, low: number, high: number, starter: number, now: number) => trx
+const insertConversationQuery = (trx: Q, siteId: string, low: number, high: number, starter: number, now: number) => trx
   .insertInto('conversations')
   .values({ site_id: siteId, profile_low_id: low, profile_high_id: high, starter_profile_id: starter, created_at: now })
   .onConflict((oc) => oc.columns(['profile_low_id', 'profile_high_id']).doNothing())
-  .returning('id'), ['\u0000site', -710001, -710002, -710003, -710004]);
+  .returning('id');
+const insertConversation = preparedQuery(insertConversationQuery, ['\u0000site', -710001, -710002, -710003, -710004]);
+// The starter sees the chat at once; the partner once a message arrives.
+const participantRows = (conversationId: number, starter: number, partner: number, now: number) => [
+  { conversation_id: conversationId, profile_id: starter, partner_profile_id: partner, last_message_at: now, hidden: 0, unread_count: 0, cleared_message_id: 0, last_message_id: 0 },
+  { conversation_id: conversationId, profile_id: partner, partner_profile_id: starter, last_message_at: now, hidden: 1, unread_count: 0, cleared_message_id: 0, last_message_id: 0 },
+];
 const insertParticipants = preparedQuery((trx, conversationId: number, starter: number, partner: number, now: number) => trx
   .insertInto('chat_participants')
-  .values([
-    { conversation_id: conversationId, profile_id: starter, partner_profile_id: partner, last_message_at: now, hidden: 0, unread_count: 0, cleared_message_id: 0, last_message_id: 0 },
-    // The partner sees the chat once a message arrives.
-    { conversation_id: conversationId, profile_id: partner, partner_profile_id: starter, last_message_at: now, hidden: 1, unread_count: 0, cleared_message_id: 0, last_message_id: 0 },
-  ])
+  .values(participantRows(conversationId, starter, partner, now))
   .onConflict((oc) => oc.columns(['profile_id', 'conversation_id']).doNothing()), [-710011, -710012, -710013, -710014]);
+const insertConversationWithParticipants = preparedQuery((trx, siteId: string, low: number, high: number, starter: number, partner: number, now: number) => trx
+  .with('made', (w) => insertConversationQuery(w as Q, siteId, low, high, starter, now))
+  .with('rows', (w) => w.insertInto('chat_participants')
+    .columns(['conversation_id', 'profile_id', 'partner_profile_id', 'last_message_at', 'hidden', 'unread_count', 'cleared_message_id', 'last_message_id'])
+    .expression((eb) => {
+      const row = (profile: number, other: number, hidden: number) => eb.selectFrom('made').select((x) => [
+        'made.id as conversation_id',
+        x.cast<number>(x.val(profile), 'integer').as('profile_id'),
+        x.cast<number>(x.val(other), 'integer').as('partner_profile_id'),
+        x.cast<number>(x.val(now), 'bigint').as('last_message_at'),
+        x.lit(hidden).as('hidden'), x.lit(0).as('unread_count'), x.lit(0).as('cleared_message_id'), x.lit(0).as('last_message_id'),
+      ]);
+      return row(starter, partner, 0).unionAll(row(partner, starter, 1));
+    }))
+  .selectFrom('made')
+  .select('made.id'), ['\u0000site', -710021, -710022, -710023, -710024, -710025]);
 
 /** Conversations a member started (the free-member limit counts these). */
 export async function countStartedConversations(db: Q, profileId: number): Promise<number> {
