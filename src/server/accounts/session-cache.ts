@@ -8,7 +8,7 @@ export interface MemberExtras {
   photo: { filename: string; thumb_filename: string; status: string } | null;
 }
 
-/** A signed-in member as a request sees it; `badges` is filled on first use (GET /api/user.php, pages). */
+/** A signed-in member as a request sees it (`badges`: read with the session, absent without a profile). */
 export interface SessionMember {
   user: User;
   extras: MemberExtras;

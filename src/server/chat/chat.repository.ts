@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Expression, Kysely, Transaction } from 'kysely';
 import { hotQuery, onPostgres, preparedQuery, sqlTrue } from '../db/database';
 import type { ChatMessage, ImageSafety } from '../../shared/chat.contract';
 import type { Database, Message } from '../db/schema';
@@ -97,14 +97,16 @@ export async function hasWritten(db: Q, conversationId: number, profileId: numbe
   return Boolean(await db.selectFrom('messages').select('id').where('conversation_id', '=', conversationId).where('sender_profile_id', '=', profileId).limit(1).executeTakeFirst());
 }
 
-function unreadQuery(db: Q, profileId: number) {
+/** The unread badge of a profile (its id, or a reference to one in an outer query): over its visible chats. */
+export function unreadQuery(db: Q, profileId: number | Expression<number>) {
   return db
     .selectFrom('chat_participants')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('unread_count'), eb.lit(0)).as('n'))
     .where('profile_id', '=', profileId)
     .where('hidden', '=', 0);
 }
-function newLikesQuery(db: Q, profileId: number) {
+/** The new-likes badge of a profile (its id, or a reference to one in an outer query). */
+export function newLikesQuery(db: Q, profileId: number | Expression<number>) {
   return db.selectFrom('likes').select((eb) => eb.fn.countAll<number>().as('n')).where('liked_profile_id', '=', profileId).where('is_new', '=', 1);
 }
 
