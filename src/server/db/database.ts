@@ -3,8 +3,10 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
   CompiledQuery, createQueryId, Kysely, type KyselyPlugin, PostgresAdapter, PostgresDialect, type PluginTransformQueryArgs, type PluginTransformResultArgs,
-  type OperationNode, type QueryResult, type RootOperationNode, type TableNode, SqliteDialect, type UnknownRow,
+  type OperationNode, type QueryResult, type RootOperationNode, type SelectQueryBuilder, type TableNode, SqliteDialect, type UnknownRow,
 } from 'kysely';
+import { jsonArrayFrom as pgJsonArrayFrom } from 'kysely/helpers/postgres';
+import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import pg from 'pg';
 import { type Checkpointer, checkpointer } from './checkpointer';
 import { type GroupCommit, groupCommit } from './group-commit';
@@ -47,6 +49,18 @@ export interface WriteWatch {
  */
 export function onPostgres(db: Kysely<Database>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * A subquery's rows as one JSON array column (Kysely's helper of the database's dialect), so a list
+ * comes back with the row that owns it instead of in a round trip of its own. Read it with `jsonRows`.
+ */
+export function jsonArrayFrom<O>(db: Kysely<Database>, rows: SelectQueryBuilder<never, never, O>) {
+  return onPostgres(db) ? pgJsonArrayFrom(rows) : sqliteJsonArrayFrom(rows);
+}
+/** The rows of a `jsonArrayFrom` column: PostgreSQL hands back the array, SQLite its JSON text. */
+export function jsonRows<O>(value: unknown): O[] {
+  return typeof value === 'string' ? (JSON.parse(value) as O[]) : ((value as O[] | null) ?? []);
 }
 
 /** A boolean SQL expression's value as both databases answer it: PostgreSQL `true`, SQLite `1`. */

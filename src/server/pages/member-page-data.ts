@@ -1,6 +1,8 @@
+import type { Expression } from 'kysely';
 import { lookingFor } from '../../shared/profile-options';
 import { createHash } from 'node:crypto';
-import { listOwnPhotos } from '../photos/photos.service';
+import { jsonArrayFrom, jsonRows } from '../db/database';
+import { type OwnPhoto, ownPhotosQuery } from '../photos/photos.service';
 import { searchProfiles } from '../profiles/profiles.service';
 import { loadChatScreen, loadLikesScreen } from './chat-screen';
 import { loadProfileScreen } from './profile-screen';
@@ -52,10 +54,15 @@ async function loadOwnProfile(locals: App.Locals) {
   const { user, services } = locals;
   if (!user) throw new Error('loadOwnProfile needs a member');
   const db = services.app.db.db;
-  const profile = await db.selectFrom('profiles').selectAll().where('user_id', '=', user.id).executeTakeFirstOrThrow();
-  const interests = (await db.selectFrom('profile_interests').select('interest').where('profile_id', '=', profile.id).execute()).map((i) => i.interest);
-  const photos = await listOwnPhotos(services.app, profile.id);
-  return { profile, interests, photos };
+  // The profile with its interests and photos, in one query.
+  const row = await db.selectFrom('profiles').selectAll('profiles')
+    .select((eb) => [
+      jsonArrayFrom(db, eb.selectFrom('profile_interests').select('interest').whereRef('profile_interests.profile_id', '=', 'profiles.id') as never).as('interest_rows'),
+      jsonArrayFrom(db, ownPhotosQuery(db, eb.ref('profiles.id') as unknown as Expression<number>) as never).as('photo_rows'),
+    ])
+    .where('user_id', '=', user.id).executeTakeFirstOrThrow();
+  const { interest_rows, photo_rows, ...profile } = row;
+  return { profile, interests: jsonRows<{ interest: string }>(interest_rows).map((i) => i.interest), photos: jsonRows<OwnPhoto>(photo_rows) };
 }
 
 /**

@@ -4,9 +4,9 @@ import { FREE_PHOTOS, PREMIUM_PHOTOS } from '../../shared/constants';
 import type { AppContext } from '../app-context';
 import { concurrencyLimit } from '../util/concurrency';
 import { RuleError } from '../rule-error';
-import type { Kysely, Transaction } from 'kysely';
+import type { Expression, Kysely, Transaction } from 'kysely';
 import { lockMember } from '../db/locks';
-import type { Database, User } from '../db/schema';
+import type { Database, Photo, User } from '../db/schema';
 import { wakeJobRunners } from '../jobs/job-runner';
 import { queueImageScore } from '../safety/images.service';
 
@@ -178,9 +178,14 @@ async function deletePhotoFiles(app: AppContext, photo: { filename: string; thum
 }
 
 /** The member's own photos in every state. */
-export function listOwnPhotos(app: AppContext, profileId: number) {
-  return app.db.db.selectFrom('photos').select(['id', 'filename', 'thumb_filename', 'status', 'is_main']).where('profile_id', '=', profileId).orderBy('is_main', 'desc').orderBy('id').execute();
+export function listOwnPhotos(app: AppContext, profileId: number): Promise<OwnPhoto[]> {
+  return ownPhotosQuery(app.db.db, profileId).execute();
 }
+/** A member's photos as their editor lists them, main first (a profile id, or a reference to one in an outer query). */
+export function ownPhotosQuery(db: Kysely<Database>, profileId: number | Expression<number>) {
+  return db.selectFrom('photos').select(['id', 'filename', 'thumb_filename', 'status', 'is_main']).where('profile_id', '=', profileId).orderBy('is_main', 'desc').orderBy('id');
+}
+export interface OwnPhoto { id: number; filename: string; thumb_filename: string; status: Photo['status']; is_main: number }
 
 /** Moderation: approve ('active', public) or reject a photo of this site waiting for inspection. */
 export async function moderatePhoto(
