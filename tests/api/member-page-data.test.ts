@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberPageLoader } from '../../src/server/pages/member-page-data';
 import { listOwnPhotos } from '../../src/server/photos/photos.service';
+import { profileForViewer } from '../../src/server/profiles/profiles.service';
 import { activeMember } from '../helpers/members';
 import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
 
@@ -37,5 +38,28 @@ describe.each(DIALECTS)('member page loaders (%s)', (dialect) => {
     const loaded = (await memberPageLoader('/profile')!.load(locals, new URL('http://page/profile'))) as { interests: unknown[]; photos: unknown[] };
     expect(loaded.interests).toEqual([]);
     expect(loaded.photos).toEqual([]);
+  });
+
+  it('/members/{id}: interests alphabetical, active photos main first; the owner sees every photo; a visitor sees no relations', async () => {
+    const cleo = await activeMember(t, 'Cleoline');
+    const dag = await activeMember(t, 'Dagmara', { gender: 'male', paid: true });
+    const db = t.app.db.db;
+    const now = t.clock.now();
+    await db.insertInto('profile_interests').values([{ profile_id: cleo.profileId, interest: 'travel' }, { profile_id: cleo.profileId, interest: 'art' }]).execute();
+    await db.insertInto('photos').values([
+      { profile_id: cleo.profileId, filename: 'x.webp', thumb_filename: 'x-t.webp', status: 'active', is_main: 0, created_at: now },
+      { profile_id: cleo.profileId, filename: 'y.webp', thumb_filename: 'y-t.webp', status: 'under inspection', is_main: 0, created_at: now },
+      { profile_id: cleo.profileId, filename: 'z.webp', thumb_filename: 'z-t.webp', status: 'active', is_main: 1, created_at: now },
+    ]).execute();
+    const site = t.app.sites.forHost('localhost:4321');
+    const viewer = await db.selectFrom('users').selectAll().where('id', '=', dag.userId).executeTakeFirstOrThrow();
+    const owner = await db.selectFrom('users').selectAll().where('id', '=', cleo.userId).executeTakeFirstOrThrow();
+    const seen = (await profileForViewer(t.app, site, cleo.profileId, viewer))!;
+    expect(seen.interests).toEqual(['art', 'travel']);
+    expect(seen.photos.map((p) => [p.filename, p.is_main])).toEqual([['z.webp', true], ['x.webp', false]]);
+    expect([seen.own, seen.liked, seen.blockedByMe]).toEqual([false, false, false]);
+    expect((await profileForViewer(t.app, site, cleo.profileId, owner))!.photos.map((p) => p.filename)).toEqual(['z.webp', 'x.webp', 'y.webp']);
+    expect((await profileForViewer(t.app, site, cleo.profileId, null))!).toMatchObject({ own: false, liked: false, blockedByMe: false, interests: ['art', 'travel'] });
+    expect(await profileForViewer(t.app, site, 999_999, viewer)).toBeNull();
   });
 });

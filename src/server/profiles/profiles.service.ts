@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely';
+import { type Expression, type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely';
 import { announceByMail } from '../notifications/notifications.service';
 import type { ProfileNote } from '../../shared/profile-options';
 import { lockMember } from '../db/locks';
@@ -7,7 +7,8 @@ import { FREE_LIKES_PER_DAY } from '../../shared/constants';
 import {
   type ProfileCard, SEARCH_COUNT_CAP, SEARCH_PAGE_SIZE, type SearchQuery, type SearchResult, SIMILAR_THRESHOLD,
 } from '../../shared/profiles.contract';
-import { hotQuery, sqlTrue, tablesGeneration } from '../db/database';
+import { hotQuery, jsonArrayFrom, jsonRows, preparedQuery, sqlTrue, tablesGeneration } from '../db/database';
+import { type OwnPhoto, ownPhotosQuery } from '../photos/photos.service';
 import type { Site } from '../../shared/site.schema';
 import type { AppContext } from '../app-context';
 import { RuleError } from '../rule-error';
@@ -429,15 +430,18 @@ export const LIMITED_PHOTOS = 1;
 export async function profileForViewer(app: AppContext, site: Site, profileId: number, viewer: User | null): Promise<ProfileView | null> {
   const db = app.db.db;
   const viewerProfileId = await profileIdOf(db, viewer);
-  const profile = await db.selectFrom('profiles').selectAll().where('id', '=', profileId).where('site_id', '=', site.id).executeTakeFirst();
-  const own = profile !== undefined && profile.id === viewerProfileId;
-  if (!profile || (!own && (profile.status !== 'active' || profile.invisible === 1))) return null;
-  // Between viewer and profile, in one query: blocks both ways, the viewer's like, and whether the
-  // profile's like of the viewer is still marked new.
-  const between = viewerProfileId !== null && !own ? await relationsBetween(db, viewerProfileId, profile.id) : null;
+  const row = (await profileViewQuery(db, profileId, site.id, viewerProfileId ?? NO_PROFILE)).rows[0];
+  const own = row !== undefined && row.id === viewerProfileId;
+  if (!row || (!own && (row.status !== 'active' || row.invisible === 1))) return null;
+  const { blocked_me, blocked_by_me, liked: likedRow, their_like_new, interest_rows, photo_rows, ...profile } = row;
+  // Between viewer and profile: blocks both ways, the viewer's like, and whether the profile's like of the
+  // viewer is still marked new (all false for a visitor and for the member's own profile).
+  const between = viewerProfileId !== null && !own
+    ? { blocked_me: sqlTrue(blocked_me), blocked_by_me: sqlTrue(blocked_by_me), liked: sqlTrue(likedRow), their_like_new: sqlTrue(their_like_new) }
+    : null;
   if (between?.blocked_me) throw new ProfileRuleError('blocked', 'profile.blocked', 403, { name: profile.name });
-  const interests = await db.selectFrom('profile_interests').select('interest').where('profile_id', '=', profile.id).orderBy('interest').execute();
-  let photos = await db.selectFrom('photos').select(['id', 'filename', 'thumb_filename', 'status', 'is_main']).where('profile_id', '=', profile.id).orderBy('is_main', 'desc').orderBy('id').execute();
+  const interests = jsonRows<{ interest: string }>(interest_rows);
+  let photos = jsonRows<OwnPhoto>(photo_rows);
   if (!own) photos = photos.filter((p) => p.status === 'active');
   let hiddenPhotos = 0;
   if (!own && !viewer?.paid_user && photos.length > LIMITED_PHOTOS) {
@@ -462,21 +466,28 @@ export async function profileForViewer(app: AppContext, site: Site, profileId: n
   };
 }
 
-const relationsRow = hotQuery<[number, number], { blocked_me: unknown; blocked_by_me: unknown; liked: unknown; their_like_new: unknown }>(
-  (db, viewer, profile) => db.selectNoFrom((eb) => [
-    eb.exists(eb.selectFrom('blocks').select('created_at').where('blocker_profile_id', '=', profile).where('blocked_profile_id', '=', viewer)).as('blocked_me'),
-    eb.exists(eb.selectFrom('blocks').select('created_at').where('blocker_profile_id', '=', viewer).where('blocked_profile_id', '=', profile)).as('blocked_by_me'),
-    eb.exists(eb.selectFrom('likes').select('created_at').where('liker_profile_id', '=', viewer).where('liked_profile_id', '=', profile)).as('liked'),
-    eb.exists(eb.selectFrom('likes').select('created_at').where('liker_profile_id', '=', profile).where('liked_profile_id', '=', viewer).where('is_new', '=', 1)).as('their_like_new'),
-  ]),
-  [-434343, -434344],
-);
-
-/** Blocks both ways, the viewer's like of the profile and the profile's new like of the viewer, in one query. */
-async function relationsBetween(db: Kysely<Database>, viewer: number, profile: number) {
-  const row = await relationsRow(db, viewer, profile);
-  return { blocked_me: sqlTrue(row?.blocked_me), blocked_by_me: sqlTrue(row?.blocked_by_me), liked: sqlTrue(row?.liked), their_like_new: sqlTrue(row?.their_like_new) };
-}
+/** A viewer id no profile has (visitors): the relations below are then all false. */
+const NO_PROFILE = -1;
+/**
+ * A profile as a viewer opens it, in one query: the row, the relations between viewer and profile, its
+ * interests (alphabetical) and its photos (main first).
+ */
+const profileViewQuery = preparedQuery((db, profileId: number, siteId: string, viewer: number) => db
+  .selectFrom('profiles')
+  .selectAll('profiles')
+  .select((eb) => {
+    const profile = eb.ref('profiles.id') as unknown as Expression<number>;
+    return [
+      eb.exists(eb.selectFrom('blocks').select('created_at').where('blocker_profile_id', '=', profile).where('blocked_profile_id', '=', viewer)).as('blocked_me'),
+      eb.exists(eb.selectFrom('blocks').select('created_at').where('blocker_profile_id', '=', viewer).where('blocked_profile_id', '=', profile)).as('blocked_by_me'),
+      eb.exists(eb.selectFrom('likes').select('created_at').where('liker_profile_id', '=', viewer).where('liked_profile_id', '=', profile)).as('liked'),
+      eb.exists(eb.selectFrom('likes').select('created_at').where('liker_profile_id', '=', profile).where('liked_profile_id', '=', viewer).where('is_new', '=', 1)).as('their_like_new'),
+      jsonArrayFrom(db, db.selectFrom('profile_interests').select('interest').where('profile_id', '=', profile).orderBy('interest') as never).as('interest_rows'),
+      jsonArrayFrom(db, ownPhotosQuery(db, profile) as never).as('photo_rows'),
+    ];
+  })
+  .where('id', '=', profileId)
+  .where('site_id', '=', siteId), [-434351, '\u0000site', -434352]);
 
 export async function requireOwnProfile(db: Kysely<Database>, user: User): Promise<number> {
   const id = await profileIdOf(db, user);
