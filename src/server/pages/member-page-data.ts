@@ -1,7 +1,7 @@
 import type { Expression } from 'kysely';
 import { lookingFor } from '../../shared/profile-options';
 import { createHash } from 'node:crypto';
-import { jsonArrayFrom, jsonRows } from '../db/database';
+import { jsonArrayFrom, jsonRows, preparedQuery } from '../db/database';
 import { type OwnPhoto, ownPhotosQuery } from '../photos/photos.service';
 import { searchProfiles } from '../profiles/profiles.service';
 import { loadChatScreen, loadLikesScreen } from './chat-screen';
@@ -55,15 +55,18 @@ async function loadOwnProfile(locals: App.Locals) {
   if (!user) throw new Error('loadOwnProfile needs a member');
   const db = services.app.db.db;
   // The profile with its interests and photos, in one query.
-  const row = await db.selectFrom('profiles').selectAll('profiles')
-    .select((eb) => [
-      jsonArrayFrom(db, eb.selectFrom('profile_interests').select('interest').whereRef('profile_interests.profile_id', '=', 'profiles.id') as never).as('interest_rows'),
-      jsonArrayFrom(db, ownPhotosQuery(db, eb.ref('profiles.id') as unknown as Expression<number>) as never).as('photo_rows'),
-    ])
-    .where('user_id', '=', user.id).executeTakeFirstOrThrow();
+  const row = (await ownProfileQuery(db, user.id)).rows[0];
+  if (!row) throw new Error('loadOwnProfile: the member has no profile');
   const { interest_rows, photo_rows, ...profile } = row;
   return { profile, interests: jsonRows<{ interest: string }>(interest_rows).map((i) => i.interest), photos: jsonRows<OwnPhoto>(photo_rows) };
 }
+
+const ownProfileQuery = preparedQuery((db, userId: number) => db.selectFrom('profiles').selectAll('profiles')
+  .select((eb) => [
+    jsonArrayFrom(db, eb.selectFrom('profile_interests').select('interest').whereRef('profile_interests.profile_id', '=', 'profiles.id') as never).as('interest_rows'),
+    jsonArrayFrom(db, ownPhotosQuery(db, eb.ref('profiles.id') as unknown as Expression<number>) as never).as('photo_rows'),
+  ])
+  .where('user_id', '=', userId), [-434361]);
 
 /**
  * Each member page's loader and the paths it answers: the one table both the node entry
