@@ -1,33 +1,48 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Db } from '../db/database';
 
 /**
- * Member pages answered again without rendering, when a fresh load of what they show is the same.
+ * Member pages answered again without rendering, when nothing they could show has changed.
  *
- * A member page renders from the request (site, host, URL, cookies — the session among them —,
- * language, country, encoding: the cache key), the signed-in member, the value its loader reads
- * (src/server/pages/member-page-data.ts) and the clock. The loaders run on every view anyway; this
- * cache keeps the bytes a render sent (compressed as they went out, with their headers) with a digest of
- * the member and loaded value, and sends them again for the same key when a fresh load gives the same
- * digest — however much else was written meanwhile — for at most `maxAgeMs` of the app clock (what a
- * page derives from the time, "online" or "2 minutes ago", is then as old as a page loaded that long
- * ago). Only the render (React and compression) is saved: every rule the loaders apply holds on the
- * very next view.
+ * A member page is a function of the request (site, host, URL, cookies — the session among them —,
+ * language, country, encoding), of the database and of the clock. This cache keeps the bytes a render
+ * sent (compressed as they went out, with their headers) and sends them again for the same request
+ * only while the database provably has not changed since the render began, and for at most `maxAgeMs`
+ * of the app clock (what a page derives from the time — "online", "2 minutes ago" — is then as old as a
+ * page the member loaded that long ago).
  *
- * It once also sent pages again while a database version (SQLite's change counters, PostgreSQL's WAL
- * position and snapshot) had not moved since the render began. That cost two round trips on every
- * first view on PostgreSQL and, under load, the version always moved: it is gone.
+ * "Not changed" is SQLite's own bookkeeping, not ours: `total_changes()` counts every row this
+ * connection inserted, updated or deleted (whatever code path wrote it: Kysely, prepared statements,
+ * jobs), and `data_version` moves when any other connection (another process, a CLI) commits. The
+ * pair is read before the render starts and again when it ends: an answer is stored only if neither
+ * moved meanwhile and no transaction was open at either moment (on one shared connection, a render
+ * could otherwise see rows a transaction later rolls back). On PostgreSQL the signal is the server's
+ * WAL insert position (`pg_current_wal_insert_lsn()`) with the current snapshot (`pg_current_snapshot()`):
+ * every row written and every commit, by any process, moves the position, and a commit not yet visible
+ * is still listed in the snapshot — so a page rendered after version V is exact for as long as the
+ * version is still V (other databases, vacuum and checkpoints move it too: they only cost a render). One query per repeated view instead of a render; where the function is not
+ * available (a read replica), the cache stays off.
+ *
+ * On a busy site something is written somewhere many times a second, so that signal alone rarely
+ * holds. Each member page therefore also has a loader (src/server/pages/member-page-data.ts): the entry
+ * reads the page's data first, and the page renders from that value, the member and the request only.
+ * A stored answer carries the digest of those inputs, and is sent again whenever a fresh load gives the
+ * same digest — however much else was written meanwhile. The reads run on every view; only the
+ * rendering is saved.
  *
  * Only GET requests of signed-in members to the member routes below are kept; an answer is stored
  * only when it is a 200 HTML page that sets no cookie. `PAGE_CACHE_MS=0` turns the cache off.
  */
 export const CACHED_PAGE_PATH = /^\/(?:members|members\/\d{1,12}|chats|likes|likes\/[a-z]{1,20}|profile)$/;
 
-/** `same-inputs` on an answer sent again, `rendered` on a render the cache may keep. */
+/** `unchanged` or `same-inputs` on an answer sent again, `rendered` on a render the cache may keep. */
 export const PAGE_CACHE_HEADER = 'x-page-cache';
 
 interface Entry {
-  /** Digest of the page's inputs (member and loaded data) the render was made from. */
-  digest: string;
+  /** The database version the render began at (null: it changed during the render). */
+  version: string | null;
+  /** Digest of the page's inputs (member and loaded data), when the page has a loader. */
+  digest: string | null;
   at: number;
   headers: OutgoingHttpHeaders;
   body: Buffer;
@@ -36,16 +51,23 @@ interface Entry {
 export interface PageCache {
   /** The cache key of a request, or null when its answer must always be rendered. */
   keyOf(req: IncomingMessage, parts: { siteId: string; secure: boolean; locale: string; country: string | null; token: string | undefined }): string | null;
+  /** The database's version now, before anything of a view is read (null: nothing can be trusted to stay). */
+  version(): Promise<string | null>;
   /**
-   * Sends the stored answer when it was rendered from inputs with this `digest` (and is young enough).
-   * False when the page must be rendered.
+   * False when the stored answer for `key` can only be matched by its inputs (the database changed while
+   * it rendered, as it does all the time on a busy site): reading the version would be a wasted query.
    */
-  serve(key: string, res: ServerResponse, digest: string | null): boolean;
+  versionUseful(key: string): boolean;
   /**
-   * Records what the render sends through `res` (call before anything wraps `res`) under `digest`, the
-   * digest of the inputs the page renders from; a null digest records nothing.
+   * Sends the stored answer when it is still exact: rendered at database version `check.version` (nothing
+   * written since), or from inputs with digest `check.digest`. False when the page must be rendered.
    */
-  record(key: string, res: ServerResponse, digest: string | null): void;
+  serve(key: string, res: ServerResponse, check: { version?: string | null; digest?: string | null }): boolean;
+  /**
+   * Records what the render sends through `res` (call before anything wraps `res`): `started` is the
+   * version read before the view read anything, `digest` the digest of the inputs the page renders from.
+   */
+  record(key: string, res: ServerResponse, inputs: { started: string | null; digest: string | null }): void;
   readonly size: number;
 }
 
@@ -53,8 +75,38 @@ const MAX_BODY = 512 * 1024;
 /** Bytes kept at most (bodies as sent, mostly 5–8 KB compressed), whatever the number of entries. */
 const MAX_BYTES = 64 * 1024 * 1024;
 
-export function createPageCache(clock: { now(): number }, maxAgeMs: number, maxEntries = 2000): PageCache | null {
-  if (maxAgeMs <= 0) return null;
+/**
+ * PostgreSQL: the WAL insert position moves with every row written and every commit, by any process.
+ * A commit's record is in the WAL a moment before other sessions see it: the snapshot lists it as still
+ * running until then, so a render that missed it carries a version that will not match once it shows.
+ */
+const PG_VERSION = "select pg_current_wal_insert_lsn()::text || ' ' || pg_current_snapshot()::text as v";
+
+/** Null while nothing can be trusted to stay (an open SQLite transaction, a failed read). */
+type VersionReader = () => Promise<string | null>;
+
+function versionReader(db: Db): VersionReader | null {
+  const sqlite = db.raw.sqlite;
+  if (sqlite) {
+    const statement = sqlite.prepare('select total_changes(), data_version from pragma_data_version').raw();
+    return () => {
+      if (sqlite.inTransaction) return Promise.resolve(null);
+      const [changes, others] = statement.get() as [number, number];
+      return Promise.resolve(`${changes}:${others}`);
+    };
+  }
+  const pool = db.raw.pool;
+  if (!pool) return null;
+  return () =>
+    pool.query<{ v: string }>(PG_VERSION).then(
+      (result) => result.rows[0]?.v ?? null,
+      () => null,
+    );
+}
+
+export function createPageCache(db: Db, clock: { now(): number }, maxAgeMs: number, maxEntries = 2000): PageCache | null {
+  const version = versionReader(db);
+  if (!version || maxAgeMs <= 0) return null;
   const entries = new Map<string, Entry>();
   let bytes = 0;
   const drop = (key: string) => {
@@ -76,7 +128,12 @@ export function createPageCache(clock: { now(): number }, maxAgeMs: number, maxE
       const h = req.headers;
       return [siteId, h.host ?? '', secure ? 's' : '', locale, country ?? '', url, h.cookie ?? '', h['accept-encoding'] ?? '', h['accept-language'] ?? ''].join('\n');
     },
-    serve(key, res, digest) {
+    version,
+    versionUseful(key) {
+      const entry = entries.get(key);
+      return entry === undefined || entry.version !== null;
+    },
+    serve(key, res, check) {
       const entry = entries.get(key);
       if (!entry) return false;
       const age = clock.now() - entry.at;
@@ -84,17 +141,18 @@ export function createPageCache(clock: { now(): number }, maxAgeMs: number, maxE
         drop(key);
         return false;
       }
-      if (digest === null || digest !== entry.digest) return false;
+      const unchanged = entry.version !== null && check.version === entry.version;
+      if (!unchanged && !(entry.digest !== null && check.digest === entry.digest)) return false;
       // Least recently used goes first when the map is full.
       entries.delete(key);
       entries.set(key, entry);
-      // Says how the answer was made (for operators and the tests).
-      res.writeHead(200, { ...entry.headers, 'content-length': entry.body.length, [PAGE_CACHE_HEADER]: 'same-inputs' });
+      // Says how the answer was made (for operators and the tests): unchanged database, or same inputs.
+      res.writeHead(200, { ...entry.headers, 'content-length': entry.body.length, [PAGE_CACHE_HEADER]: unchanged ? 'unchanged' : 'same-inputs' });
       res.end(entry.body);
       return true;
     },
-    record(key, res, digest) {
-      if (digest === null) return;
+    record(key, res, { started, digest }) {
+      if (started === null && digest === null) return;
       const at = clock.now();
       res.setHeader(PAGE_CACHE_HEADER, 'rendered');
       const chunks: Buffer[] = [];
@@ -116,14 +174,19 @@ export function createPageCache(clock: { now(): number }, maxAgeMs: number, maxE
         const headers = res.getHeaders();
         const storable = res.statusCode === 200 && size <= MAX_BODY && headers['set-cookie'] === undefined
           && String(headers['content-type'] ?? '').startsWith('text/html');
-        // Kept under the digest of the inputs it was rendered from, whatever changed since they were read.
+        // Its version counts only if nothing changed while it rendered (checked after the answer is on its
+        // way); its digest, whatever else changed.
         if (storable) {
           const body = Buffer.concat(chunks);
           const { 'content-length': _length, 'transfer-encoding': _chunked, [PAGE_CACHE_HEADER]: _how, ...kept } = headers;
-          drop(key);
-          while (entries.size > 0 && (entries.size >= maxEntries || bytes + body.length > MAX_BYTES)) drop(entries.keys().next().value as string);
-          entries.set(key, { digest, at, headers: kept, body });
-          bytes += body.length;
+          void (started === null ? Promise.resolve(null) : version()).then((ended) => {
+            const stayed = started !== null && ended === started ? started : null;
+            if (stayed === null && digest === null) return;
+            drop(key);
+            while (entries.size > 0 && (entries.size >= maxEntries || bytes + body.length > MAX_BYTES)) drop(entries.keys().next().value as string);
+            entries.set(key, { version: stayed, digest, at, headers: kept, body });
+            bytes += body.length;
+          });
         }
         return end(chunk, ...rest);
       }) as typeof res.end;
