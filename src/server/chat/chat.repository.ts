@@ -23,11 +23,10 @@ export function findParticipant(db: Q, conversationId: number, profileId: number
  */
 export async function createConversation(trx: Q, siteId: string, starter: number, partner: number, now: number): Promise<{ id: number }> {
   const [low, high] = starter < partner ? [starter, partner] : [partner, starter];
-  if (onPostgres(trx)) {
-    const made = (await insertConversationWithParticipants(trx, siteId, low, high, starter, partner, now)).rows[0];
-    if (made) return made;
-  }
-  const inserted = onPostgres(trx) ? undefined : (await insertConversation(trx, siteId, low, high, starter, now)).rows[0];
+  const inserted = onPostgres(trx)
+    ? (await insertConversationWithParticipants(trx, siteId, low, high, starter, partner, now)).rows[0]
+    : (await insertConversation(trx, siteId, low, high, starter, now)).rows[0];
+  if (inserted && onPostgres(trx)) return inserted;
   // A racing creator's row when this insert did nothing.
   const conversation = inserted ?? (await findConversationOfPair(trx, low, high));
   if (!conversation) throw new Error('conversation vanished');
@@ -150,9 +149,9 @@ const markQuery = preparedQuery(markBoth, MARK_PLACEHOLDERS);
 const markAndCountQuery = preparedQuery((db, messageId: number, now: number, conversationId: number, own: number, partner: number) => db
   .with('marked', (w) => markBoth(w as Q, messageId, now, conversationId, own, partner).returning(['profile_id', 'unread_count']))
   .selectNoFrom((eb) => {
+    // The badge's own rule over the member's other chats, plus this chat's row as the update left it.
     const total = (profileId: number) => eb(
-      eb.selectFrom('chat_participants as o').select((x) => x.fn.coalesce(x.fn.sum<number>('o.unread_count'), x.lit(0)).as('n'))
-        .where('o.profile_id', '=', profileId).where('o.hidden', '=', 0).where('o.conversation_id', '!=', conversationId),
+      unreadQuery(db as Q, profileId).where('conversation_id', '!=', conversationId),
       '+',
       eb.fn.coalesce(eb.selectFrom('marked').select('marked.unread_count').where('marked.profile_id', '=', profileId), eb.lit(0)),
     );
