@@ -3,12 +3,30 @@ import { createHash } from 'node:crypto';
 /** sha256 CSP sources for every inline <script> in an HTML document. */
 export function inlineScriptHashes(html: string): string[] {
   const hashes: string[] = [];
+  // Most documents have none in most of their parts (a member page's body): no regex run for those.
+  if (!/<script/i.test(html)) return hashes;
   const re = /<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi;
   for (let m = re.exec(html); m; m = re.exec(html)) {
     if (/type="application\/(ld\+)?json"/i.test(m[0])) continue;
-    hashes.push(`'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`);
+    hashes.push(scriptHash(m[1] as string));
   }
   return hashes;
+}
+
+/**
+ * The same few inline scripts (Astro's island loader, the theme and service-worker snippets) are on
+ * every page a process renders: their hashes are kept by text, up to SCRIPT_HASHES_KEPT of them.
+ */
+const SCRIPT_HASHES_KEPT = 256;
+const scriptHashes = new Map<string, string>();
+function scriptHash(script: string): string {
+  let hash = scriptHashes.get(script);
+  if (hash === undefined) {
+    hash = `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+    if (scriptHashes.size >= SCRIPT_HASHES_KEPT) scriptHashes.clear();
+    scriptHashes.set(script, hash);
+  }
+  return hash;
 }
 
 /** The Content-Security-Policy for an HTML page with these inline script hashes. */

@@ -133,6 +133,38 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it('a chat send through one instance shows both members\' changes in another at once: the send\'s own publish is the invalidation, not said twice', async () => {
+      const bus = createMemoryBus();
+      const a = await secondInstance(t.app, bus);
+      const b = await secondInstance(t.app, bus);
+      let said = 0;
+      const invalidate = bus.invalidate.bind(bus);
+      bus.invalidate = (message) => {
+        said++;
+        return invalidate(message);
+      };
+      try {
+        const eve = await activeMember(t, 'Evelyn', { credits: 50 });
+        const fay = await activeMember(t, 'Faylen', { credits: 50 });
+        expect((await userOf(a, eve.cookie))?.credits).toBe(50);
+        expect((await userOf(a, fay.cookie))?.unread_messages).toBe(0);
+        const sent = await b.request('/api/messages.php', post(eve.cookie, { profile_id: fay.profileId, kind: 'gift', gift: 'rose', client_id: 'c-announced' }));
+        expect(sent.status).toBe(201);
+        const { credits, conversation_id } = (await sent.json()) as { credits: number; conversation_id: number };
+        expect(credits).toBeLessThan(50);
+        expect((await userOf(a, eve.cookie))?.credits).toBe(credits);
+        expect((await userOf(a, fay.cookie))?.unread_messages).toBe(1);
+        expect(said).toBe(0);
+        // Any other write of the member is still said by the session middleware.
+        const read = await b.request('/api/chat-read.php', post(fay.cookie, { conversation: conversation_id }));
+        expect(read.status).toBe(200);
+        expect(said).toBe(1);
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+
     it('without a shared bus another instance would still answer from its cache (what the bus is for)', async () => {
       const a = await secondInstance(t.app, createMemoryBus());
       const b = await secondInstance(t.app, createMemoryBus());

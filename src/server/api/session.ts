@@ -24,7 +24,7 @@ export function sessionMiddleware(deps: AccountsDeps): MiddlewareHandler<ApiEnv>
     await next();
     // Whatever a member's own write changed (credits, profile, photos, settings …) is committed by
     // now: other processes drop their cached copy of this member (this one's write watch already did).
-    if (member && c.req.method !== 'GET' && c.req.method !== 'HEAD') await deps.app.sessions.invalidate({ users: [member.user.id] });
+    if (member && !c.var.announced && c.req.method !== 'GET' && c.req.method !== 'HEAD') await deps.app.sessions.invalidate({ users: [member.user.id] });
   };
 }
 

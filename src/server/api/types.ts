@@ -11,5 +11,12 @@ export interface ApiEnv {
    * in-process (never from the network): the page request's address and country.
    */
   Bindings: { incoming: IncomingMessage; outgoing: ServerResponse; page?: { ip: string | null; country: string | null } };
-  Variables: { ctx: RequestContext; t: TFunction; user: User | null; sessionToken: string | null; ip: string | null; member: SessionMember | null; tracking: Tracking };
+  Variables: {
+    ctx: RequestContext; t: TFunction; user: User | null; sessionToken: string | null; ip: string | null; member: SessionMember | null; tracking: Tracking;
+    /**
+     * Set by a route whose write already told every process that the member changed (a chat send: its
+     * events' bus publish carries the invalidation): the session middleware does not say it again.
+     */
+    announced?: boolean;
+  };
 }

@@ -88,11 +88,13 @@ type VersionReader = () => Promise<string | null>;
 function versionReader(db: Db): VersionReader | null {
   const sqlite = db.raw.sqlite;
   if (sqlite) {
-    const statement = sqlite.prepare('select total_changes(), data_version from pragma_data_version').raw();
+    // Two plain statements: the pragma_data_version table function prepares a PRAGMA on every call
+    // (half the cost of a version read in a busy server).
+    const changes = sqlite.prepare('select total_changes()').pluck();
+    const others = sqlite.prepare('pragma data_version').pluck();
     return () => {
       if (sqlite.inTransaction) return Promise.resolve(null);
-      const [changes, others] = statement.get() as [number, number];
-      return Promise.resolve(`${changes}:${others}`);
+      return Promise.resolve(`${changes.get() as number}:${others.get() as number}`);
     };
   }
   const pool = db.raw.pool;

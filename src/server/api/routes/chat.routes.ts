@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import * as v from 'valibot';
-import { DeleteChatSchema, ReadChatSchema, SendMessageSchema } from '../../../shared/chat.contract';
+import { DeleteChatSchema, ReadChatSchema, SendMessageSchema, type SendMessageResponse } from '../../../shared/chat.contract';
 import type { AppContext } from '../../app-context';
 import * as chat from '../../chat/chat.service';
 import { EVENTS_PATH, openEventStream, resumePoint } from '../../events/event-stream';
@@ -39,7 +39,7 @@ export function chatRoutes(app: AppContext) {
     c.json({ unread_messages: await chat.markRead(app, user, body.conversation) })));
 
   routes.post('/messages.php', handler({ member: true, schema: SendMessageSchema }, async (c, body, user) =>
-    c.json(await chat.sendMessage(app, c.var.ctx.site, user, body as chat.OutgoingMessage), 201)));
+    announced(c, await chat.sendMessage(app, c.var.ctx.site, user, body as chat.OutgoingMessage))));
 
   // POST /api/chat-image.php?conversation=ID|profile_id=ID&client_id=… — the image is the body.
   routes.post('/chat-image.php', async (c) => {
@@ -50,7 +50,7 @@ export function chatRoutes(app: AppContext) {
     if (!target.success || !clientId.success) return jsonError(c, 400, 'invalid_input', 'error.invalid_input');
     try {
       const image = Buffer.from(await c.req.arrayBuffer());
-      return c.json(await chat.sendMessage(app, c.var.ctx.site, c.var.user!, { kind: 'image', ...target.output, client_id: clientId.output, image }), 201);
+      return announced(c, await chat.sendMessage(app, c.var.ctx.site, c.var.user!, { kind: 'image', ...target.output, client_id: clientId.output, image }));
     } catch (err) {
       return ruleErrorResponse(c, err);
     }
@@ -97,4 +97,13 @@ export function chatRoutes(app: AppContext) {
   });
 
   return routes;
+}
+
+/**
+ * A send's answer (201). Its events' bus publish, after the commit, already told every process that
+ * both members changed (credits, unread badges): the session middleware need not say it again.
+ */
+function announced(c: Context<ApiEnv>, sent: SendMessageResponse) {
+  c.set('announced', true);
+  return c.json(sent, 201);
 }
