@@ -4,10 +4,11 @@ import compression from 'compression';
 /** Answers below this many bytes are sent as they are. */
 export const COMPRESS_THRESHOLD = 1024;
 const GZIP = { level: 4 };
-// Brotli 2: a 30 KB member page in about 0.2 ms (quality 4 took 2.5 times as long for 6 % fewer bytes).
-// A 256 KB window instead of the default 4 MB: the same bytes for pages and answers this size, and
-// 10–20 % less time (less memory to set up per call).
-const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 2, [zlibConstants.BROTLI_PARAM_LGWIN]: 18 } };
+// Brotli 1: a 21 KB page in 60 µs, every time. Quality 2 makes 8–10 % fewer bytes (a 30 KB member page:
+// 6.9 KB instead of 7.6 KB) but sets up about a megabyte of tables per call, and what that costs
+// depends on the allocator's state: 80–780 µs for the same page in one process, 0.43 ms a page on
+// average in a busy server (docs/performance.md). Quality 4 took 2.5 times as long as 2 for 6 % fewer.
+const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1, [zlibConstants.BROTLI_PARAM_LGWIN]: 18 } };
 
 /**
  * Pages and API answers above 1 KB go out compressed at a cheap level (static files are
