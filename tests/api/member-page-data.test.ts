@@ -7,6 +7,16 @@ import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
 
 // The /profile editor's loader reads the profile with its interests and photos in one query (JSON arrays
 // of the database's dialect): it must give exactly what the three separate reads give, types and order included.
+/** Interests and photos (file name, status, main) of a profile, inserted in this order. */
+async function addInterestsAndPhotos(t: TestApp, profileId: number, interests: string[], photos: [string, 'active' | 'under inspection', 0 | 1][]) {
+  const db = t.app.db.db;
+  const now = t.clock.now();
+  await db.insertInto('profile_interests').values(interests.map((interest) => ({ profile_id: profileId, interest }))).execute();
+  await db.insertInto('photos').values(photos.map(([filename, status, main]) => ({
+    profile_id: profileId, filename, thumb_filename: filename.replace(/\.webp$/, '-t.webp'), status, is_main: main, created_at: now,
+  }))).execute();
+}
+
 describe.each(DIALECTS)('member page loaders (%s)', (dialect) => {
   let t: TestApp;
   beforeAll(async () => { t = await createTestApp(dialect); });
@@ -15,13 +25,7 @@ describe.each(DIALECTS)('member page loaders (%s)', (dialect) => {
   it('/profile: the profile, its interests and its photos (main first, then by id), as read one by one', async () => {
     const ann = await activeMember(t, 'Annika');
     const db = t.app.db.db;
-    const now = t.clock.now();
-    await db.insertInto('profile_interests').values([{ profile_id: ann.profileId, interest: 'music' }, { profile_id: ann.profileId, interest: 'travel' }]).execute();
-    await db.insertInto('photos').values([
-      { profile_id: ann.profileId, filename: 'a.webp', thumb_filename: 'a-t.webp', status: 'active', is_main: 0, created_at: now },
-      { profile_id: ann.profileId, filename: 'b "quoted" ünï.webp', thumb_filename: 'b-t.webp', status: 'under inspection', is_main: 1, created_at: now },
-      { profile_id: ann.profileId, filename: 'c.webp', thumb_filename: 'c-t.webp', status: 'active', is_main: 0, created_at: now },
-    ]).execute();
+    await addInterestsAndPhotos(t, ann.profileId, ['music', 'travel'], [['a.webp', 'active', 0], ['b "quoted" ünï.webp', 'under inspection', 1], ['c.webp', 'active', 0]]);
     const loader = memberPageLoader('/profile')!;
     const locals = { user: { id: ann.userId, profile: { id: ann.profileId } }, services: { app: t.app } } as unknown as App.Locals;
     const loaded = await loader.load(locals, new URL('http://page/profile'));
@@ -44,13 +48,7 @@ describe.each(DIALECTS)('member page loaders (%s)', (dialect) => {
     const cleo = await activeMember(t, 'Cleoline');
     const dag = await activeMember(t, 'Dagmara', { gender: 'male', paid: true });
     const db = t.app.db.db;
-    const now = t.clock.now();
-    await db.insertInto('profile_interests').values([{ profile_id: cleo.profileId, interest: 'travel' }, { profile_id: cleo.profileId, interest: 'art' }]).execute();
-    await db.insertInto('photos').values([
-      { profile_id: cleo.profileId, filename: 'x.webp', thumb_filename: 'x-t.webp', status: 'active', is_main: 0, created_at: now },
-      { profile_id: cleo.profileId, filename: 'y.webp', thumb_filename: 'y-t.webp', status: 'under inspection', is_main: 0, created_at: now },
-      { profile_id: cleo.profileId, filename: 'z.webp', thumb_filename: 'z-t.webp', status: 'active', is_main: 1, created_at: now },
-    ]).execute();
+    await addInterestsAndPhotos(t, cleo.profileId, ['travel', 'art'], [['x.webp', 'active', 0], ['y.webp', 'under inspection', 0], ['z.webp', 'active', 1]]);
     const site = t.app.sites.forHost('localhost:4321');
     const viewer = await db.selectFrom('users').selectAll().where('id', '=', dag.userId).executeTakeFirstOrThrow();
     const owner = await db.selectFrom('users').selectAll().where('id', '=', cleo.userId).executeTakeFirstOrThrow();
