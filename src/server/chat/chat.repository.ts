@@ -54,14 +54,16 @@ const insertConversationWithParticipants = preparedQuery((trx, siteId: string, l
   .with('rows', (w) => w.insertInto('chat_participants')
     .columns(['conversation_id', 'profile_id', 'partner_profile_id', 'last_message_at', 'hidden', 'unread_count', 'cleared_message_id', 'last_message_id'])
     .expression((eb) => {
-      const row = (profile: number, other: number, hidden: number) => eb.selectFrom('made').select((x) => [
+      // The same two rows as participantRows, with the id of the conversation just made.
+      const [first, second] = participantRows(0, starter, partner, now).map((row) => eb.selectFrom('made').select((x) => [
         'made.id as conversation_id',
-        x.cast<number>(x.val(profile), 'integer').as('profile_id'),
-        x.cast<number>(x.val(other), 'integer').as('partner_profile_id'),
-        x.cast<number>(x.val(now), 'bigint').as('last_message_at'),
-        x.lit(hidden).as('hidden'), x.lit(0).as('unread_count'), x.lit(0).as('cleared_message_id'), x.lit(0).as('last_message_id'),
-      ]);
-      return row(starter, partner, 0).unionAll(row(partner, starter, 1));
+        x.cast<number>(x.val(row.profile_id), 'integer').as('profile_id'),
+        x.cast<number>(x.val(row.partner_profile_id), 'integer').as('partner_profile_id'),
+        x.cast<number>(x.val(row.last_message_at), 'bigint').as('last_message_at'),
+        x.lit(row.hidden).as('hidden'), x.lit(row.unread_count).as('unread_count'), x.lit(row.cleared_message_id).as('cleared_message_id'),
+        x.lit(row.last_message_id).as('last_message_id'),
+      ]));
+      return first!.unionAll(second!);
     }))
   .selectFrom('made')
   .select('made.id'), ['\u0000site', -710021, -710022, -710023, -710024, -710025]);
