@@ -3,7 +3,7 @@
 // before compression. Aim: every member page ≥ 0.05 of /terms.
 import { createHash, randomBytes } from 'node:crypto';
 import { get } from 'node:http';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -111,8 +111,10 @@ const measure = async (pathname) => {
   if (raw.status !== 200) throw new Error(`${pathname} answered ${raw.status}`);
   if (pathname !== '/terms' && !raw.text.includes('data-logged-in="true"')) throw new Error(`${pathname} was not rendered for the member`);
   await load(pathname, true); // warm-up
+  const cpuBefore = cpuMs(app.pid);
   const r = await load(pathname);
-  return { pathname, rps: r.requests.average, p99: r.latency.p99, errors: r.errors + r.non2xx, ...raw };
+  const cpu = cpuMs(app.pid) - cpuBefore;
+  return { pathname, rps: r.requests.average, p99: r.latency.p99, errors: r.errors + r.non2xx, cpuUs: (cpu * 1000) / Math.max(1, r.requests.total), ...raw };
 };
 // Other work on the machine changes from minute to minute: each page is measured between two runs of
 // /terms and compared with their mean.
@@ -129,13 +131,16 @@ if (writer) console.log(`(the other process wrote ${await writer.stop()} rows)`)
 app.kill();
 
 const termsRps = termsRuns.reduce((sum, r) => sum + r.rps, 0) / termsRuns.length;
+const termsCpu = termsRuns.reduce((sum, r) => sum + r.cpuUs, 0) / termsRuns.length;
 console.log(`\n${label}`);
-console.log(line({ ...termsRuns[0], rps: termsRps }, '(baseline)'));
+console.log(line({ ...termsRuns[0], rps: termsRps, cpuUs: termsCpu }, '(baseline)'));
 let met = true;
 for (const r of rows) {
   const ratio = r.rps / r.baseline;
   met = met && ratio >= aim && r.errors === 0;
-  console.log(line(r, `ratio ${ratio.toFixed(3)} (/terms beside it ${r.baseline.toFixed(0)} req/s)${r.errors ? `  errors ${r.errors}` : ''}`));
+  // Beside the aim's ratio (requests/s, which the load generator on the same CPUs sways), the server's own
+  // CPU time per request against /terms's: steadier from run to run, not the aim.
+  console.log(line(r, `ratio ${ratio.toFixed(3)} (/terms beside it ${r.baseline.toFixed(0)} req/s; CPU ratio ${(termsCpu / r.cpuUs).toFixed(3)})${r.errors ? `  errors ${r.errors}` : ''}`));
 }
 return met;
 }
@@ -257,8 +262,19 @@ async function addMembers(dir, count) {
   return tokens.map((token) => `kd_session=${token}`);
 }
 
+/** The server process's CPU time so far (user + system, ms), from /proc (Linux); NaN elsewhere. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
+}
+const TICKS_PER_SECOND = 100;
+
 const line = (r, ratio) =>
-  `${r.pathname.padEnd(16)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${r.p99.toFixed(0).padStart(5)} ms  ${String(r.wire).padStart(6)} B on the wire (${r.encoding})  ${String(r.html).padStart(6)} B HTML  ${ratio}`;
+  `${r.pathname.padEnd(16)} ${r.rps.toFixed(0).padStart(7)} req/s  ${r.cpuUs.toFixed(0).padStart(5)} µs CPU  p99 ${r.p99.toFixed(0).padStart(5)} ms  ${String(r.wire).padStart(6)} B on the wire (${r.encoding})  ${String(r.html).padStart(6)} B HTML  ${ratio}`;
 console.log(machine());
 console.log(`${CONNECTIONS} connections, ${DURATION} s per run; members logged in (premium demo member), /terms as a visitor (static, from memory) before and after each page`);
 // BENCH_MODES=quiet,busy,rendered,astro,first (all but first by default) picks the runs.
