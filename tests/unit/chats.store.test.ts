@@ -40,6 +40,20 @@ describe('chats store', () => {
     expect(api.requests).toEqual(['GET /api/chats.php']);
   });
 
+  it('a fresh load asked for while a list is on its way gets one more after it (a new chat may be newer than that list)', async () => {
+    const first = api.expectRequest('/api/chats.php').andWait();
+    const running = loadChats();
+    const fresh = [loadChats({ fresh: true }), loadChats({ fresh: true }), loadChats()];
+    const second = api.expectRequest('/api/chats.php').andWait();
+    first.respond(200, { chats: [], unread_messages: 0 });
+    await running;
+    await vi.waitFor(() => expect(api.requests).toHaveLength(2));
+    second.respond(200, { chats: [chat(9, 400, 1)], unread_messages: 1 });
+    await Promise.all(fresh);
+    expect($chats.get().map((c) => c.conversation.id)).toEqual([9]);
+    expect(api.requests).toEqual(['GET /api/chats.php', 'GET /api/chats.php']);
+  });
+
   it('removes a chat at once, then tells the server', async () => {
     setInitialChats({ chats: [chat(7, 200, 1), chat(8, 300)], unread_messages: 1 });
     const wait = api.expectRequest('/api/chats.php', 'DELETE').andWait();

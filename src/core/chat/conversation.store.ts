@@ -188,7 +188,8 @@ function settle(key: string, clientId: string, response: SendMessageResponse): s
     messages: mergeMessages(s.messages, [response.message]),
   }));
   setTotals({ credits: response.credits });
-  if (!bumpChat(response.message, true, 0)) void loadChats();
+  // Not listed yet (the chat's first message): a list already on its way may predate it.
+  if (!bumpChat(response.message, true, 0)) void loadChats({ fresh: true });
   return finalKey;
 }
 
@@ -325,7 +326,7 @@ export function receiveMessage(message: ChatMessage, unreadMessages: number) {
     }));
   }
   const openAndSeen = $openKey.get() === key && isVisible();
-  if (!duplicate && !bumpChat(message, fromMe, fromMe || openAndSeen ? 0 : 1)) void loadChats();
+  if (!duplicate && !bumpChat(message, fromMe, fromMe || openAndSeen ? 0 : 1)) void loadChats({ fresh: true });
   setTotals({ unread_messages: unreadMessages });
   if (!fromMe && openAndSeen && !duplicate) void markRead(message.conversation_id);
 }
