@@ -18,13 +18,13 @@ export function inlineScriptHashes(html: string): string[] {
  * every page a process renders: their hashes are kept by text, up to SCRIPT_HASHES_KEPT of them.
  */
 const SCRIPT_HASHES_KEPT = 256;
-const scriptHashes = new Map<string, string>();
+const hashByScript = new Map<string, string>();
 function scriptHash(script: string): string {
-  let hash = scriptHashes.get(script);
+  let hash = hashByScript.get(script);
   if (hash === undefined) {
     hash = `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
-    if (scriptHashes.size >= SCRIPT_HASHES_KEPT) scriptHashes.clear();
-    scriptHashes.set(script, hash);
+    if (hashByScript.size >= SCRIPT_HASHES_KEPT) hashByScript.clear();
+    hashByScript.set(script, hash);
   }
   return hash;
 }

@@ -23,10 +23,11 @@ export function findParticipant(db: Q, conversationId: number, profileId: number
  */
 export async function createConversation(trx: Q, siteId: string, starter: number, partner: number, now: number): Promise<{ id: number }> {
   const [low, high] = starter < partner ? [starter, partner] : [partner, starter];
-  const inserted = onPostgres(trx)
+  const postgres = onPostgres(trx);
+  const inserted = postgres
     ? (await insertConversationWithParticipants(trx, siteId, low, high, starter, partner, now)).rows[0]
     : (await insertConversation(trx, siteId, low, high, starter, now)).rows[0];
-  if (inserted && onPostgres(trx)) return inserted;
+  if (inserted && postgres) return inserted;
   // A racing creator's row when this insert did nothing.
   const conversation = inserted ?? (await findConversationOfPair(trx, low, high));
   if (!conversation) throw new Error('conversation vanished');
