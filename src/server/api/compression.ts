@@ -7,7 +7,7 @@ const GZIP = { level: 4 };
 // Brotli 1: a 21 KB page in 60 µs, every time. Quality 2 makes 8–10 % fewer bytes (a 30 KB member page:
 // 6.9 KB instead of 7.6 KB) but sets up about a megabyte of tables per call, and what that costs
 // depends on the allocator's state: 80–780 µs for the same page in one process, 0.43 ms a page on
-// average in a busy server (docs/performance.md). Quality 4 took 2.5 times as long as 2 for 6 % fewer.
+// average in a busy server (docs/performance-history.md). Quality 4 took 2.5 times as long as 2 for 6 % fewer.
 const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1, [zlibConstants.BROTLI_PARAM_LGWIN]: 18 } };
 
 /**
