@@ -20,7 +20,7 @@ class FakeSource {
     this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
   }
   close() { this.closed = true; }
-  emit(type: string, data: unknown) { for (const l of this.listeners.get(type) ?? []) l({ data: JSON.stringify({ type, ...(data as object) }) }); }
+  emit(type: string, data: unknown, lastEventId = '') { for (const l of this.listeners.get(type) ?? []) l({ data: JSON.stringify({ type, ...(data as object) }), lastEventId } as never); }
 }
 
 let api: ReturnType<typeof fakeApi>;
@@ -85,5 +85,56 @@ describe('realtime connection', () => {
     expect(sources).toHaveLength(2);
     stop();
     expect(sources[1].closed).toBe(true);
+  });
+
+  it('comes back within about a second after an error answer, resuming from the last event it handled', () => {
+    stop();
+    sources = [];
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    // The jitter at its largest (+25 %).
+    stop = connectRealtime(create, () => 1);
+    const first = sources[0];
+    first.emit('ready', {});
+    first.emit('message', { message: message(5, 7, 200), unread_messages: 1 }, '41');
+    first.emit('message', { message: message(6, 7, 200), unread_messages: 2 }, '42');
+    // A replayed older event does not move the resume point back.
+    first.emit('message', { message: message(5, 7, 200), unread_messages: 2 }, '41');
+    // The balancer answered 502 (both processes restarting): the browser gives up on this stream.
+    first.readyState = 2;
+    first.onerror?.();
+    vi.advanceTimersByTime(1_249);
+    expect(sources).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(sources.map((s) => s.url)).toEqual([EVENTS_PATH, `${EVENTS_PATH}?last_event_id=42`]);
+    // Failing again waits twice as long, then four times…
+    sources[1].readyState = 2;
+    sources[1].onerror?.();
+    vi.advanceTimersByTime(2_499);
+    expect(sources).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(sources).toHaveLength(3);
+    // …and a stream that became ready starts over at a second.
+    sources[2].emit('ready', {});
+    sources[2].readyState = 2;
+    sources[2].onerror?.();
+    vi.advanceTimersByTime(1_250);
+    expect(sources).toHaveLength(4);
+    expect($conversations.get()['7'].messages.map((m) => m.id)).toEqual([5, 6]);
+  });
+
+  it('waits at most 30 s between tries, however long the server stays away', () => {
+    stop();
+    sources = [];
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    stop = connectRealtime(create, () => 1);
+    for (let k = 0; k < 8; k++) {
+      const source = sources[sources.length - 1];
+      source.readyState = 2;
+      source.onerror?.();
+      vi.advanceTimersByTime(37_500);
+    }
+    expect(sources).toHaveLength(9);
+    // Without an event handled there is nothing to resume from.
+    expect(sources.every((s) => s.url === EVENTS_PATH)).toBe(true);
   });
 });

@@ -6,8 +6,13 @@ import { receiveLike } from '../likes/likes.store';
 import { receiveChatDeleted, receiveImageSafety, receiveMessage, receiveRead } from './conversation.store';
 
 const EVENT_TYPES: ChatEvent['type'][] = ['message', 'read', 'chat_deleted', 'image_safety', 'like', 'match', 'credits'];
-/** After the server closed the stream for good (e.g. an error answer), try again this much later. */
-const RECONNECT_MS = 30_000;
+/**
+ * After the browser gave up on the stream (an error answer, e.g. the balancer's 502 while both processes
+ * restart), try again after this much, doubled on each failure up to RECONNECT_MAX_MS, from ±25 % jitter
+ * (a restart sends every screen away at once); a stream that became ready starts over.
+ */
+const RECONNECT_MS = 1_000;
+const RECONNECT_MAX_MS = 30_000;
 
 /** Event ids already handled: a resync replays a few seconds of overlap (events commit out of id order). */
 const seen = new Set<string>();
@@ -44,27 +49,39 @@ type Source = Pick<EventSource, 'addEventListener' | 'close' | 'readyState'> & {
 /**
  * Opens the Server-Sent Events stream and feeds every event to the stores. The browser's
  * EventSource reconnects by itself and resends Last-Event-ID, so the server replays what was
- * missed; stores ignore a message they already have. Returns a function that closes it.
+ * missed; stores ignore a message they already have. When the browser gives up instead (an error
+ * answer), a new stream resumes from the last event seen (`last_event_id`, as the header would).
+ * Returns a function that closes it.
  */
-export function connectRealtime(create: (url: string) => Source = (url) => new EventSource(url)): () => void {
+export function connectRealtime(create: (url: string) => Source = (url) => new EventSource(url), random: () => number = Math.random): () => void {
   let source: Source | null = null;
   let retry: ReturnType<typeof setTimeout> | null = null;
   let stopped = false;
+  let failures = 0;
+  /** The id of the newest event handled (ids are numbers, in the order the server wrote the events). */
+  let lastId = 0;
   const open = () => {
-    source = create(EVENTS_PATH);
+    source = create(lastId > 0 ? `${EVENTS_PATH}?last_event_id=${lastId}` : EVENTS_PATH);
     // 'ready' comes once the server listens for this member: from then on nothing is missed.
-    source.addEventListener('ready', () => $realtimeOpen.set(true));
+    source.addEventListener('ready', () => {
+      failures = 0;
+      $realtimeOpen.set(true);
+    });
     source.onerror = () => {
       $realtimeOpen.set(false);
-      // CLOSED means the browser gave up (an error status): the refresh covers us until we retry.
+      // CLOSED means the browser gave up (an error status): try again soon, then less often.
       if (source?.readyState === 2 && !stopped) {
         source.close();
-        retry = setTimeout(open, RECONNECT_MS);
+        const wait = Math.min(RECONNECT_MAX_MS, RECONNECT_MS * 2 ** failures) * (0.75 + random() / 2);
+        failures++;
+        retry = setTimeout(open, wait);
       }
     };
     for (const type of EVENT_TYPES) {
       source.addEventListener(type, (raw) => {
-        if (!firstTime((raw as MessageEvent<string>).lastEventId)) return;
+        const id = (raw as MessageEvent<string>).lastEventId;
+        if (id && /^\d{1,15}$/.test(id)) lastId = Math.max(lastId, Number(id));
+        if (!firstTime(id)) return;
         try {
           dispatchEvent({ ...JSON.parse((raw as MessageEvent<string>).data), type } as ChatEvent);
         } catch {
