@@ -14,9 +14,10 @@ import type { Db } from '../db/database';
  * "Not changed" is SQLite's own bookkeeping, not ours: `total_changes()` counts every row this
  * connection inserted, updated or deleted (whatever code path wrote it: Kysely, prepared statements,
  * jobs), and `data_version` moves when any other connection (another process, a CLI) commits. The
- * pair is read before the render starts and again when it ends: an answer is stored only if neither
- * moved meanwhile and no transaction was open at either moment (on one shared connection, a render
- * could otherwise see rows a transaction later rolls back). On PostgreSQL the signal is the server's
+ * pair is read before the render starts, and an answer is sent again only while it still reads the
+ * same: any write during the render moves it too, so such an answer never matches by it. Nothing is read
+ * while a transaction is open on the shared connection (a render could see rows it later rolls back):
+ * such a render is kept by its digest only (below). On PostgreSQL the signal is the server's
  * WAL insert position (`pg_current_wal_insert_lsn()`) with the current snapshot (`pg_current_snapshot()`):
  * every row written and every commit, by any process, moves the position, and a commit not yet visible
  * is still listed in the snapshot — so a page rendered after version V is exact for as long as the
@@ -39,7 +40,7 @@ export const CACHED_PAGE_PATH = /^\/(?:members|members\/\d{1,12}|chats|likes|lik
 export const PAGE_CACHE_HEADER = 'x-page-cache';
 
 interface Entry {
-  /** The database version the render began at (null: it changed during the render). */
+  /** The database version the render began at (null: not read, or it has moved since: match by digest only). */
   version: string | null;
   /** Digest of the page's inputs (member and loaded data), when the page has a loader. */
   digest: string | null;
@@ -54,7 +55,7 @@ export interface PageCache {
   /** The database's version now, before anything of a view is read (null: nothing can be trusted to stay). */
   version(): Promise<string | null>;
   /**
-   * False when the stored answer for `key` can only be matched by its inputs (the database changed while
+   * False when the stored answer for `key` can only be matched by its inputs (the database changed since
    * it rendered, as it does all the time on a busy site): reading the version would be a wasted query.
    */
   versionUseful(key: string): boolean;
@@ -144,6 +145,9 @@ export function createPageCache(db: Db, clock: { now(): number }, maxAgeMs: numb
         return false;
       }
       const unchanged = entry.version !== null && check.version === entry.version;
+      // Versions only move forward: one that moved since the render never comes back, so the entry's later
+      // views (while it lasts) skip the read and match by inputs only.
+      if (!unchanged && typeof check.version === 'string') entry.version = null;
       if (!unchanged && !(entry.digest !== null && check.digest === entry.digest)) return false;
       // Least recently used goes first when the map is full.
       entries.delete(key);
@@ -176,19 +180,16 @@ export function createPageCache(db: Db, clock: { now(): number }, maxAgeMs: numb
         const headers = res.getHeaders();
         const storable = res.statusCode === 200 && size <= MAX_BODY && headers['set-cookie'] === undefined
           && String(headers['content-type'] ?? '').startsWith('text/html');
-        // Its version counts only if nothing changed while it rendered (checked after the answer is on its
-        // way); its digest, whatever else changed.
+        // Kept with the version its render began at: any write since, during the render too, moves the
+        // version, so such an entry never matches by it (no second read after the render is needed); and
+        // with its digest, whatever else changed.
         if (storable) {
           const body = Buffer.concat(chunks);
           const { 'content-length': _length, 'transfer-encoding': _chunked, [PAGE_CACHE_HEADER]: _how, ...kept } = headers;
-          void (started === null ? Promise.resolve(null) : version()).then((ended) => {
-            const stayed = started !== null && ended === started ? started : null;
-            if (stayed === null && digest === null) return;
-            drop(key);
-            while (entries.size > 0 && (entries.size >= maxEntries || bytes + body.length > MAX_BYTES)) drop(entries.keys().next().value as string);
-            entries.set(key, { version: stayed, digest, at, headers: kept, body });
-            bytes += body.length;
-          });
+          drop(key);
+          while (entries.size > 0 && (entries.size >= maxEntries || bytes + body.length > MAX_BYTES)) drop(entries.keys().next().value as string);
+          entries.set(key, { version: started, digest, at, headers: kept, body });
+          bytes += body.length;
         }
         return end(chunk, ...rest);
       }) as typeof res.end;
