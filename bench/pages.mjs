@@ -27,8 +27,8 @@ const DATABASE = process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BE
 const BUSY_WRITES = Number(process.env.BENCH_BUSY_WRITES ?? 1000);
 /**
  * One server, every page beside /terms. `env` picks the deployment: as started (member pages sent again
- * from the page cache while nothing they show changed) or PAGE_CACHE_MS=0 (every view rendered, as
- * after any write to the database).
+ * from the page cache while what they show loads the same) or PAGE_CACHE_MS=0 (every view rendered, as
+ * when what it shows changed).
  */
 async function runServer(label, env, shift, busy = false, first = false, aim = AIM) {
 const APP = port(4431 + shift);
@@ -279,7 +279,7 @@ console.log(machine());
 console.log(`${CONNECTIONS} connections, ${DURATION} s per run; members logged in (premium demo member), /terms as a visitor (static, from memory) before and after each page`);
 // BENCH_MODES=quiet,busy,rendered,astro,first (all but first by default) picks the runs.
 const MODES = (process.env.BENCH_MODES ?? 'quiet,busy,rendered,astro').split(',');
-const cached = !MODES.includes('quiet') || await runServer('as deployed: a repeated view is sent from the page cache while the database is unchanged', {}, 0);
+const cached = !MODES.includes('quiet') || await runServer('as deployed: a repeated view is sent from the page cache while what it shows loads the same', {}, 0);
 const busy = !MODES.includes('busy') || await runServer(`busy site: another process writes ${BUSY_WRITES} rows a second elsewhere in the database (views load their data, and a render is sent again when its inputs are the same)`, {}, 2, true);
 const rendered = !MODES.includes('rendered') || await runServer('every view made afresh (PAGE_CACHE_MS=0, as when what it shows changed since the last view): data loaded, body rendered into the page\'s kept layout frame', { PAGE_CACHE_MS: '0' }, 1);
 // Not an aim of its own: what a view costs when Astro renders the layout too (a process's first view of

@@ -35,7 +35,7 @@ export interface Config {
   rateLimitFactor: number;
   /** How long a process may reuse a session lookup (ms; 0 turns the cache off). */
   sessionCacheMs: number;
-  /** How long a member page may be sent again unrendered while the database is unchanged (ms; 0: off; SQLite only). */
+  /** How long a member page may be sent again unrendered while its loaded inputs are the same (ms; 0: off). */
   pageCacheMs: number;
   /** Member pages made from a kept layout and a fresh body, without Astro's pipeline (src/server/pages/member-frame.ts); `MEMBER_FRAMES=0` turns it off. */
   memberFrames: boolean;

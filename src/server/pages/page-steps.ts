@@ -33,8 +33,8 @@ export interface PageExchange extends Exchange {
  */
 export function createPageSteps(app: AppContext, config: Config, astro: AstroHandler, compress: Around) {
   const accounts: AccountsDeps = { app, mailer: app.mailer, limits: app.limits };
-  // Member pages sent again while nothing they show can have changed (src/server/pages/page-cache.ts).
-  const pages = createPageCache(app.db, app.clock, config.pageCacheMs);
+  // Member pages sent again while what they show loads the same (src/server/pages/page-cache.ts).
+  const pages = createPageCache(app.clock, config.pageCacheMs);
   // Layouts of member pages kept to put fresh bodies in (src/server/pages/member-frame.ts).
   const frames = config.memberFrames ? new FrameStore() : null;
 
@@ -61,22 +61,15 @@ export function createPageSteps(app: AppContext, config: Config, astro: AstroHan
     const pathname = url.split('?', 1)[0] ?? url;
     const framed = frames !== null && req.method === 'GET' && !pageProblem;
     const loader = cacheable || framed ? memberPageLoader(pathname) : null;
-    let started: string | null = null;
-    if (cacheable) {
-      // Read before anything of the view: a render that began at this version is exact while it stays.
-      // (Skipped where the stored render can only match by its inputs: the database changed while it
-      // rendered; what is rendered now is then kept by its inputs only, for at most PAGE_CACHE_MS.)
-      started = pages.versionUseful(cacheKey) ? await pages.version() : null;
-      if (pages.serve(cacheKey, res, { version: started })) return true;
-    }
     // Load what the page shows: the same inputs give the same page. A load that fails is left to the
     // page, which loads again and fails into Astro's error page.
     const loaded = loader ? await loader.load(locals, new URL(url, 'http://page')).then((value) => ({ value }), () => null) : null;
     if (loader && loaded) locals.pageData = { route: loader.route, value: loaded.value };
     if (cacheable) {
+      // Exact when rendered from the same inputs (member and loaded value); else rendered and kept by them.
       const digest = locals.pageData ? pageInputsDigest(user, locals.pageData) : null;
-      if (digest !== null && pages.serve(cacheKey, res, { digest })) return true;
-      pages.record(cacheKey, res, { started, digest });
+      if (pages.serve(cacheKey, res, digest)) return true;
+      pages.record(cacheKey, res, digest);
     }
     return framed && frames !== null && locals.pageData !== undefined && sendFramed(frames, req, res, locals, user, url, pathname);
   };
