@@ -98,6 +98,64 @@ for (const dialect of DIALECTS) {
       expect(spent.reduce((n, r) => n + r.delta, 0)).toBe(-MESSAGE_CREDITS * 2);
     });
 
+    it('refuses a send in an existing conversation without enough credits, writing nothing at all', async () => {
+      // The message, its charge and ledger row, both sides' rows and the events are written together (one
+      // statement on PostgreSQL): a balance too low leaves every one of them as it was.
+      const [x, y] = [await activeMember(t, 'Pia', { credits: MESSAGE_CREDITS }), await activeMember(t, 'Quin', { gender: 'male', credits: 100 })];
+      const first = await json<SendMessageResponse>(send(x, text({ profile_id: y.profileId })));
+      expect(first.credits).toBe(0);
+      const db = t.app.db.db;
+      const snapshot = async () => ({
+        messages: await messageCount(),
+        ledger: (await db.selectFrom('credit_ledger').select('id').where('user_id', '=', x.userId).execute()).length,
+        events: (await db.selectFrom('events').select('id').where('user_id', 'in', [x.userId, y.userId]).execute()).length,
+        sides: await db.selectFrom('chat_participants').select(['profile_id', 'unread_count', 'last_message_id', 'hidden']).where('conversation_id', '=', first.conversation_id).orderBy('profile_id').execute(),
+        prints: (await db.selectFrom('message_fingerprints').select('fingerprint').where('sender_profile_id', '=', x.profileId).execute()).length,
+        balance: await credits(x),
+      });
+      const before = await snapshot();
+      const res = await send(x, text({ conversation: first.conversation_id, text: 'one more long text I cannot pay for today' }));
+      expect(res.status).toBe(402);
+      expect(await res.json()).toMatchObject({ error: 'insufficient_credits' });
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('lets racing sends in an existing conversation spend the last credits only once', async () => {
+      const [x, y] = [await activeMember(t, 'Rae', { credits: 100 }), await activeMember(t, 'Sol', { gender: 'male', credits: 100 })];
+      const first = await json<SendMessageResponse>(send(x, text({ profile_id: y.profileId })));
+      await setCredits(x, MESSAGE_CREDITS * 3);
+      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => send(x, text({ conversation: first.conversation_id, text: `race ${i}` }))));
+      const statuses = results.map((r) => r.status);
+      expect(statuses.filter((s) => s === 201)).toHaveLength(3);
+      expect(statuses.filter((s) => s === 402)).toHaveLength(7);
+      expect(await credits(x)).toBe(0);
+      const ledger = await t.app.db.db.selectFrom('credit_ledger').select(['delta', 'idempotency_key']).where('user_id', '=', x.userId).where('reason', '=', 'message').execute();
+      expect(ledger).toHaveLength(4);
+      const sent = await t.app.db.db.selectFrom('messages').select('id').where('sender_profile_id', '=', x.profileId).execute();
+      expect(ledger.map((l) => l.idempotency_key).sort()).toEqual(sent.map((m) => `message:${m.id}`).sort());
+      // Sol's unread count moved once per message that was written.
+      const side = await t.app.db.db.selectFrom('chat_participants').select('unread_count').where('profile_id', '=', y.profileId).where('conversation_id', '=', first.conversation_id).executeTakeFirstOrThrow();
+      expect(side.unread_count).toBe(4);
+    });
+
+    it('logs each side\'s event as it was delivered: the message, and the unread total after it', async () => {
+      const [x, y] = [await activeMember(t, 'Tia', { credits: 100 }), await activeMember(t, 'Udo', { gender: 'male', credits: 100 })];
+      const first = await json<SendMessageResponse>(send(x, text({ profile_id: y.profileId })));
+      const body = 'Are you coming to the "lake" tomorrow? \u00e9\u00e8 \ud83d\ude00 <b>';
+      const second = await json<SendMessageResponse>(send(x, text({ conversation: first.conversation_id, text: body })));
+      const logged = await t.app.db.db.selectFrom('events').select(['user_id', 'type', 'data']).where('user_id', 'in', [x.userId, y.userId])
+        .where('type', '=', 'message').orderBy('id', 'desc').limit(2).execute();
+      const byUser = new Map(logged.map((e) => [e.user_id, JSON.parse(e.data) as { message: ChatMessage; unread_messages: number }]));
+      expect(byUser.get(x.userId)).toEqual({ type: 'message', message: second.message, unread_messages: 0 });
+      expect(byUser.get(y.userId)).toEqual({ type: 'message', message: second.message, unread_messages: 2 });
+      expect(second.message).toMatchObject({ text: body, conversation_id: first.conversation_id, sender_profile_id: x.profileId });
+      const stored = await t.app.db.db.selectFrom('messages').selectAll().where('id', '=', second.message.id).executeTakeFirstOrThrow();
+      expect(stored).toMatchObject({ body, credits: MESSAGE_CREDITS, kind: 'text', conversation_id: first.conversation_id });
+      // Its spam fingerprint was kept with it (the first, two-word greeting has none).
+      const prints = await t.app.db.db.selectFrom('message_fingerprints').select(['recipient_profile_id']).where('sender_profile_id', '=', x.profileId).execute();
+      expect(prints).toEqual([{ recipient_profile_id: y.profileId }]);
+    });
+
     it('lets two members write to each other at the same moment (no deadlock)', async () => {
       const [x, y] = [await activeMember(t, 'Xia', { credits: 500 }), await activeMember(t, 'Yan', { gender: 'male', credits: 500 })];
       const first = await json<SendMessageResponse>(send(x, text({ profile_id: y.profileId })));
@@ -123,6 +181,24 @@ for (const dialect of DIALECTS) {
         expect([a.status, b.status]).toEqual([201, 201]);
         const [ma, mb] = [await json<SendMessageResponse>(a), await json<SendMessageResponse>(b)];
         expect(ma.conversation_id).toBe(mb.conversation_id);
+      }
+    });
+
+    it('lets two premium members start a conversation with each other at the same moment: one conversation, both messages in it', async () => {
+      // A first message makes its conversation in the same statement on PostgreSQL; the racing creator's is taken over.
+      for (let round = 0; round < 4; round++) {
+        const [x, y] = [await activeMember(t, `Wes${round}`, { credits: 50, paid: true }), await activeMember(t, `Xan${round}`, { gender: 'male', credits: 50, paid: true })];
+        const [a, b] = await Promise.all([send(x, text({ profile_id: y.profileId, text: 'hi' })), send(y, text({ profile_id: x.profileId, text: 'hey' }))]);
+        expect([a.status, b.status]).toEqual([201, 201]);
+        const [ma, mb] = [await json<SendMessageResponse>(a), await json<SendMessageResponse>(b)];
+        expect(ma.conversation_id).toBe(mb.conversation_id);
+        expect([ma.message.conversation_id, mb.message.conversation_id]).toEqual([ma.conversation_id, ma.conversation_id]);
+        const sides = await t.app.db.db.selectFrom('chat_participants').select(['profile_id', 'unread_count', 'hidden']).where('conversation_id', '=', ma.conversation_id).execute();
+        expect(sides.map((r) => ({ ...r, hidden: Number(r.hidden) })).sort((p, q) => p.profile_id - q.profile_id))
+          .toEqual([x.profileId, y.profileId].sort((p, q) => p - q).map((id) => ({ profile_id: id, unread_count: 1, hidden: 0 })));
+        const logged = await t.app.db.db.selectFrom('events').select(['user_id', 'data']).where('user_id', 'in', [x.userId, y.userId]).where('type', '=', 'message').execute();
+        expect(logged).toHaveLength(4);
+        for (const e of logged) expect((JSON.parse(e.data) as { message: ChatMessage }).message.conversation_id).toBe(ma.conversation_id);
       }
     });
 

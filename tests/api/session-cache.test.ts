@@ -110,6 +110,35 @@ for (const dialect of DIALECTS) {
       expect((await userOf(t, fay.cookie))?.unread_messages).toBe(1);
     });
 
+    it('a chat send makes only its two members\' sessions stale: a third member\'s cached session and lookup in flight stay', async () => {
+      const eve = await activeMember(t, 'Evelyn', { credits: 50, paid: true });
+      const fay = await activeMember(t, 'Faylen', { credits: 50, paid: true });
+      const gus = await activeMember(t, 'Gustav', { credits: 50, paid: true });
+      const first = await t.request('/api/messages.php', post(eve.cookie, { profile_id: fay.profileId, kind: 'text', text: 'hello', client_id: 'c-scope-1' }));
+      const { conversation_id } = (await first.json()) as { conversation_id: number };
+      for (const m of [eve, fay, gus]) await userOf(t, m.cookie);
+      expect(t.app.sessions.get(...keyOf(t, gus.cookie))).toBeDefined();
+      // Lookups that read the database before the send (the session middleware takes the ticket first).
+      const ticket = t.app.sessions.ticket();
+      const reads = await Promise.all([fay, gus].map(async (m) => {
+        const [hash, siteId, now] = keyOf(t, m.cookie);
+        return { hash, siteId, now, read: (await findSessionMember(t.app.db.db, hash, siteId, now))! };
+      }));
+      const sent = await t.request('/api/messages.php', post(eve.cookie, { conversation: conversation_id, kind: 'text', text: 'again', client_id: 'c-scope-2' }));
+      expect(sent.status).toBe(201);
+      // Its members: their entries are gone, and what was read before the send is not kept.
+      expect(t.app.sessions.get(...keyOf(t, eve.cookie))).toBeUndefined();
+      expect(t.app.sessions.get(...keyOf(t, fay.cookie))).toBeUndefined();
+      t.app.sessions.store(reads[0].hash, reads[0].siteId, reads[0].read, ticket);
+      expect(t.app.sessions.get(reads[0].hash, reads[0].siteId, reads[0].now)).toBeUndefined();
+      expect((await userOf(t, fay.cookie))?.unread_messages).toBe(2);
+      expect((await userOf(t, eve.cookie))?.credits).toBe(50 - 2 * 10);
+      // Anyone else's: kept, and a lookup in flight is stored.
+      expect(t.app.sessions.get(...keyOf(t, gus.cookie))).toBeDefined();
+      t.app.sessions.store(reads[1].hash, reads[1].siteId, reads[1].read, ticket);
+      expect(t.app.sessions.get(reads[1].hash, reads[1].siteId, reads[1].now)).toBe(reads[1].read);
+    });
+
     it('never keeps a session past its end on the clock', async () => {
       const gus = await activeMember(t, 'Gustav');
       expect((await userOf(t, gus.cookie))?.id).toBe(gus.userId);

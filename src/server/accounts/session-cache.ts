@@ -1,4 +1,4 @@
-import type { WriteWatch } from '../db/database';
+import { markMembersChanged, memberChangedSince, type WriteWatch } from '../db/database';
 import type { EventBus, Invalidation } from '../events/bus';
 import type { User } from '../db/schema';
 
@@ -23,12 +23,16 @@ export interface SessionMember {
 export interface LookupTicket {
   generation: number;
   changes: number;
+  /** `WriteWatch.seq`: a write or invalidation naming the member after it makes the result stale. */
+  seq: number;
 }
 
 interface Entry {
   member: SessionMember;
   /** `WriteWatch.generation` when the lookup started: any write since makes the entry stale. */
   generation: number;
+  /** `WriteWatch.seq` when the lookup started: a write or invalidation naming this member since makes it stale. */
+  seq: number;
   /** performance.now() of the lookup. */
   storedAt: number;
 }
@@ -39,7 +43,8 @@ interface Entry {
  *
  * An entry is used only while (1) it is younger than the lifetime, (2) no write to the tables it was
  * read from went through this process's database handle since (the write watch: logout, password
- * change, deletion, credits, profile, photo, badge changes are all writes there), (3) no process said
+ * change, deletion, credits, profile, photo, badge changes are all writes there; a write that names the
+ * members it changes — a chat send — makes only theirs stale), (3) no process said
  * the member changed over the event bus (logout, password change/reset, deletion, activation, mail
  * change, every realtime event and every write request the member made — sent after the commit),
  * and (4) the session has not expired. Unknown tokens are never cached.
@@ -47,7 +52,7 @@ interface Entry {
 export class SessionCache {
   private readonly entries = new Map<string, Entry>();
   private readonly keysByUser = new Map<number, Set<string>>();
-  /** Moves on every drop: a lookup in flight meanwhile may have read what it replaced. */
+  /** Moves on every drop of sessions by token: a lookup in flight meanwhile may have read what it replaced. */
   private changes = 0;
 
   constructor(
@@ -61,7 +66,7 @@ export class SessionCache {
 
   /** What to pass to `store` for a lookup that starts now. */
   ticket(): LookupTicket {
-    return { generation: this.writes.generation, changes: this.changes };
+    return { generation: this.writes.generation, changes: this.changes, seq: this.writes.seq };
   }
 
   get(tokenHash: string, siteId: string, now: number): SessionMember | undefined {
@@ -69,7 +74,8 @@ export class SessionCache {
     const key = `${siteId}\u0000${tokenHash}`;
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.generation !== this.writes.generation || performance.now() - entry.storedAt > this.ttlMs || entry.member.sessionExpiresAt <= now) {
+    if (entry.generation !== this.writes.generation || memberChangedSince(this.writes, entry.member.user.id, entry.seq)
+      || performance.now() - entry.storedAt > this.ttlMs || entry.member.sessionExpiresAt <= now) {
       this.remove(key, entry.member.user.id);
       return undefined;
     }
@@ -78,11 +84,11 @@ export class SessionCache {
 
   /** Keeps a lookup's result, unless something was written since it started. */
   store(tokenHash: string, siteId: string, member: SessionMember, ticket: LookupTicket) {
-    const { generation } = ticket;
-    if (this.ttlMs <= 0 || generation !== this.writes.generation || ticket.changes !== this.changes) return;
+    const { generation, seq } = ticket;
+    if (this.ttlMs <= 0 || generation !== this.writes.generation || ticket.changes !== this.changes || memberChangedSince(this.writes, member.user.id, seq)) return;
     if (this.entries.size >= this.maxEntries) this.clear();
     const key = `${siteId}\u0000${tokenHash}`;
-    this.entries.set(key, { member, generation, storedAt: performance.now() });
+    this.entries.set(key, { member, generation, seq, storedAt: performance.now() });
     const keys = this.keysByUser.get(member.user.id) ?? new Set<string>();
     keys.add(key);
     this.keysByUser.set(member.user.id, keys);
@@ -99,12 +105,14 @@ export class SessionCache {
   }
 
   private drop(message: Invalidation) {
-    this.changes++;
+    // A lookup in flight for one of these members may have read what changed: it is not kept (`store`).
+    if (message.users?.length) markMembersChanged(this.writes, message.users);
     for (const userId of message.users ?? []) {
       for (const key of this.keysByUser.get(userId) ?? []) this.entries.delete(key);
       this.keysByUser.delete(userId);
     }
     if (message.tokens?.length) {
+      this.changes++;
       const tokens = new Set(message.tokens);
       for (const [key, entry] of this.entries) {
         if (tokens.has(key.slice(key.indexOf('\u0000') + 1))) this.remove(key, entry.member.user.id);

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { announceByMail } from '../notifications/notifications.service';
 import {
-  CHAT_PAGE_SIZE, type ChatMessage, type ChatsResponse, type ChatSummary, type ConversationView, type Gift,
+  CHAT_PAGE_SIZE, type ChatsResponse, type ChatSummary, type ConversationView, type Gift,
   type SendBlockReason, type SendMessageInput, type SendMessageResponse,
 } from '../../shared/chat.contract';
 import { GIFTS, giftImage } from '../../shared/gifts';
 import type { Site } from '../../shared/site.schema';
 import type { AppContext } from '../app-context';
-import { InsufficientCreditsError, applyCredits } from '../credits/ledger';
+import { InsufficientCreditsError } from '../credits/ledger';
 import type { Database, Message, User } from '../db/schema';
-import { preparedQuery, sqlTrue } from '../db/database';
+import { jsonArrayFrom, jsonRows, onPostgres, preparedQuery, sqlTrue } from '../db/database';
 import { lockMember } from '../db/locks';
 import { PRESENCE_STALE_MS } from '../notifications/presence';
 import { recordEvents } from '../events/events.service';
@@ -23,7 +23,9 @@ import * as repo from './chat.repository';
 import { textMessageCredits } from './message-price';
 import { type ExpressionBuilder, type Kysely, type QueryResult, sql, type Transaction } from 'kysely';
 import { isUniqueViolation } from '../db/unique-violation';
-import { flagsOfReceived, forRecipient, recordTextSignals, refuseUnconfirmed, screenText, spamFacts, spamVerdict, type TextScreen } from '../safety/safety.service';
+import {
+  flagsOfReceived, forRecipient, recordSignals, refuseUnconfirmed, screenText, signalKinds, type SpamFacts, spamFactsQueries, spamVerdict, spamWindowStart, type TextScreen,
+} from '../safety/safety.service';
 
 /** A chat rule said no (translated by the route). */
 export class ChatRuleError extends RuleError {}
@@ -90,11 +92,12 @@ const REASON_KEYS: Record<SendBlockReason, string> = {
  * `partner` undefined when it is not on this site.
  */
 async function sendFacts(
-  db: Q, site: Site, userId: number, clientId: string, target: { conversation: number } | { profile: number }, need: { started: boolean; freeTexts: boolean }, now: number,
+  db: Q, site: Site, userId: number, clientId: string, target: { conversation: number } | { profile: number },
+  need: { started: boolean; freeTexts: boolean; spam: boolean }, now: number,
 ) {
   const kind = 'conversation' in target ? 'conversation' : 'profile';
   const targetId = 'conversation' in target ? target.conversation : target.profile;
-  const row = (await sendFactsQuery(kind, need.started, need.freeTexts)(db, site.id, userId, clientId, targetId, now - PRESENCE_STALE_MS)).rows[0];
+  const row = (await sendFactsQuery(kind, need.started, need.freeTexts, need.spam)(db, site.id, userId, clientId, targetId, now - PRESENCE_STALE_MS, spamWindowStart(now))).rows[0];
   if (!row) return null;
   const partner: Partner | undefined = row.id == null ? undefined : {
     id: row.id, name: row.name as string, status: row.status as Partner['status'], invisible: row.invisible as number,
@@ -110,15 +113,17 @@ async function sendFacts(
     started: Number(row.started ?? 0),
     freeTexts: Number(row.free_texts ?? 0),
     reach: { push: sqlTrue(row.push), openTab: sqlTrue(row.open_tab) },
+    spam: { recent: jsonRows<SpamFacts['recent'][number]>(row.recent_prints), held: jsonRows<SpamFacts['held'][number]>(row.held_prints) },
+    messageId: row.message_id == null ? null : Number(row.message_id),
   };
 }
 
-/** `sendFacts`' query for one target kind and the counts it needs, prepared once (src/server/db/database.ts). */
-function sendFactsQuery(kind: 'conversation' | 'profile', started: boolean, freeTexts: boolean): SendFactsQuery {
-  const key = `${kind}:${started}:${freeTexts}`;
+/** `sendFacts`' query for one target kind and the facts it needs, prepared once (src/server/db/database.ts). */
+function sendFactsQuery(kind: 'conversation' | 'profile', started: boolean, freeTexts: boolean, spam: boolean): SendFactsQuery {
+  const key = `${kind}:${started}:${freeTexts}:${spam}`;
   let query = sendFactsQueries.get(key);
   if (!query) {
-    query = preparedQuery((db, siteId: string, userId: number, clientId: string, targetId: number, since: number) => {
+    query = preparedQuery((db, siteId: string, userId: number, clientId: string, targetId: number, since: number, windowStart: number) => {
       // `me` is the sender's profile, `pr` the partner's (null when not found on this site).
       type Eb = ExpressionBuilder<Database & { me: Database['profiles']; pr: Database['profiles']; acct: Database['users'] }, 'me' | 'pr' | 'acct'>;
       const facts = (eb: Eb) => [
@@ -133,6 +138,13 @@ function sendFactsQuery(kind: 'conversation' | 'profile', started: boolean, free
         eb.exists(eb.selectFrom('push_subscriptions').select('push_subscriptions.user_id').whereRef('push_subscriptions.user_id', '=', 'pr.user_id')).as('push'),
         eb.exists(eb.selectFrom('member_presence').select('member_presence.user_id').whereRef('member_presence.user_id', '=', 'pr.user_id')
           .where('member_presence.seen_at', '>=', since)).as('open_tab'),
+        // The spam check's facts, for a text with a fingerprint.
+        ...(spam ? (() => {
+          const prints = spamFactsQueries(db as Q, { userId: eb.ref('acct.id'), profileId: eb.ref('me.id') }, windowStart);
+          return [jsonArrayFrom(db, prints.recent as never).as('recent_prints'), jsonArrayFrom(db, prints.held as never).as('held_prints')];
+        })() : [eb.lit(null).as('recent_prints'), eb.lit(null).as('held_prints')]),
+        // PostgreSQL: the id the message will have (writeMessage makes its events' JSON before the one statement writes it).
+        (onPostgres(db) ? sql<number | null>`nextval('messages_id_seq')` : sql<number | null>`null`).as('message_id'),
       ];
       const columns = [
         'me.id as own_id', 'me.status as own_status', 'me.name as own_name', 'acct.credits',
@@ -160,18 +172,18 @@ function sendFactsQuery(kind: 'conversation' | 'profile', started: boolean, free
           ...facts(eb as never),
         ])
         .where('me.user_id', '=', userId);
-    }, ['\u0000site', -700001, '\u0000client', -700002, -700003]) as SendFactsQuery;
+    }, ['\u0000site', -700001, '\u0000client', -700002, -700003, -700004]) as SendFactsQuery;
     sendFactsQueries.set(key, query);
   }
   return query;
 }
-type SendFactsQuery = (db: Q, siteId: string, userId: number, clientId: string, targetId: number, since: number) => Promise<QueryResult<SendFactsRow>>;
+type SendFactsQuery = (db: Q, siteId: string, userId: number, clientId: string, targetId: number, since: number, windowStart: number) => Promise<QueryResult<SendFactsRow>>;
 const sendFactsQueries = new Map<string, SendFactsQuery>();
 interface SendFactsRow {
   own_id: number; own_status: string; own_name: string; repeat_id: number | null;
   id: number | null; name: string | null; status: string | null; invisible: number | null; fictional: number | null; user_id: number | null;
   user_status: Partner['user_status']; conversation_id: number | null; blocked: unknown; blocked_by: unknown; credits: number | null; started: number | null; free_texts: number | null;
-  push: unknown; open_tab: unknown;
+  push: unknown; open_tab: unknown; recent_prints: unknown; held_prints: unknown; message_id: number | null;
 }
 
 /** The member's own profile with what sending and opening need, in one query. */
@@ -220,7 +232,7 @@ export async function listChats(app: AppContext, _site: Site, user: User): Promi
 
 /** The balance and free texts the price rule reads (free texts counted only where the site gives any). */
 async function priceFactsOf(db: Q, site: Site, user: User, own: number) {
-  const credits = await creditsOf(db, user.id);
+  const credits = await repo.creditsOf(db, user.id);
   const freeTexts = !user.paid_user && site.free_messages > 0 ? await repo.countFreeTexts(db, own) : 0;
   return { credits, freeTexts };
 }
@@ -336,9 +348,13 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
   // Who is written to: a conversation of this member, or a profile on this site — and all the rules
   // below read, in one query.
   const target = input.conversation !== undefined ? { conversation: input.conversation } : { profile: input.profile_id as number };
+  // The safety check (issue 26) reads the text; a text long enough to have a fingerprint needs the spam facts.
+  const text = input.kind === 'text' ? (input.text ?? '').trim() : null;
+  const screen: TextScreen | null = text ? screenText(text, user.language) : null;
   const facts = await sendFacts(db, site, user.id, input.client_id, target, {
     started: !user.paid_user,
     freeTexts: input.kind === 'text' && !user.paid_user && site.free_messages > 0,
+    spam: screen?.fingerprint != null,
   }, app.clock.now());
   if (!facts) throw new ChatRuleError('no_profile', 'error.invalid_input', 400);
   const ownProfile = facts.own;
@@ -346,7 +362,7 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
   if (ownProfile.status === 'deleted') throw new ChatRuleError('not_found', 'error.not_found', 404);
 
   const repeat = ownProfile.repeatId === null ? undefined : await repo.findMessageByClientId(db, own, input.client_id);
-  if (repeat) return { message: repo.toChatMessage(repeat), conversation_id: repeat.conversation_id, credits: (await creditsOf(db, user.id)) };
+  if (repeat) return { message: repo.toChatMessage(repeat), conversation_id: repeat.conversation_id, credits: (await repo.creditsOf(db, user.id)) };
   // A retried client_id (above) is not counted again; the signup wizard's free message is not counted.
   if (!options.free) {
     await app.abuse.consume('message_minute', String(user.id));
@@ -368,7 +384,7 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
   let price: number;
   let ledgerReason: 'message' | 'gift' | 'photo';
   if (input.kind === 'text') {
-    body = (input.text ?? '').trim();
+    body = text ?? '';
     if (!body) throw new ChatRuleError('empty', 'chat_error.empty', 400);
     if (body.length > site.message_length) throw new ChatRuleError('too_long', 'chat_error.too_long', 400, { max: site.message_length });
     price = textMessageCredits(site, user, facts);
@@ -391,13 +407,9 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
   if (facts.credits < price) throw new ChatRuleError('insufficient_credits', 'chat_error.insufficient_credits', 402);
 
   // The safety check (issue 26): spam held until staff review it; off-platform and money texts only once the sender confirmed.
-  let screen: TextScreen | null = null;
-  let verdict: ReturnType<typeof spamVerdict> = null;
-  if (body !== null) {
-    screen = screenText(body, user.language);
-    verdict = spamVerdict(screen.fingerprint, partner.id, screen.fingerprint === null ? { recent: [], held: [] } : await spamFacts(db, { userId: user.id, profileId: own }, app.clock.now()));
-    refuseUnconfirmed(screen, verdict, Boolean(options.free) || input.kind !== 'text' || input.confirmed === true, site.name);
-  }
+  const verdict = screen ? spamVerdict(screen.fingerprint, partner.id, facts.spam) : null;
+  if (screen) refuseUnconfirmed(screen, verdict, Boolean(options.free) || (input.kind === 'text' && input.confirmed === true), site.name);
+  const signals = screen ? signalKinds(screen, verdict) : [];
 
   let imageJson: string | null = null;
   const written: string[] = [];
@@ -415,39 +427,31 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
   }
 
   const now = app.clock.now();
+  const write = (q: Q) => repo.writeMessage(q, {
+    id: facts.messageId, conversationId, siteId: site.id, own, partner: partner.id, userId: user.id, partnerUserId: partner.user_id,
+    kind: input.kind, body, gift, image: imageJson, price, reason: ledgerReason, clientId: input.client_id, now,
+    fingerprint: screen?.fingerprint ?? null, recipientCopy: (message) => forRecipient(message, screen?.flags ?? []),
+  });
   try {
-    const { message, credits, events } = await db.transaction().execute(async (trx) => {
-      if (conversationId === null && !user.paid_user) {
-        // Counted again under the member's lock: parallel first messages cannot pass the limit.
-        await lockMember(trx, app.db.dialect, user.id);
-        const existing = await repo.findConversationOfPair(trx, own, partner.id);
-        if (!existing && (await repo.countStartedConversations(trx, own)) >= site.free_conversations) throw conversationLimit();
-      }
-      const conversation = conversationId !== null
-        ? { id: conversationId, fresh: false }
-        : await repo.createConversation(trx, site.id, own, partner.id, now);
-      const inserted = (await insertMessage(trx, conversation.id, own, input.kind, body, gift, imageJson, price, input.client_id, now)).rows[0] as Message;
-      if (input.kind === 'image') await queueImageScore(trx, 'chat', inserted.id, site.id, now);
-      const balance = price > 0
-        ? await applyCredits(trx, { userId: user.id, delta: -price, reason: ledgerReason, key: `message:${inserted.id}`, now, newKey: true })
-        : null;
-      const [ownUnread, partnerUnread] = await repo.markBothSides(trx, inserted.id, now, conversation.id, own, partner.id);
-      if (screen) {
-        await recordTextSignals(trx, {
-          siteId: site.id, userId: user.id, profileId: own, recipientProfileId: partner.id, messageId: inserted.id, conversationId: conversation.id, now,
-        }, screen, verdict);
-      }
-      const chatMessage = repo.toChatMessage(inserted);
-      const entries: { userId: number; event: ChatMessageEvent }[] = [
-        { userId: user.id, event: { type: 'message', message: chatMessage, unread_messages: ownUnread } },
-      ];
-      if (partner.user_id !== null) {
-        // Only the recipient's copy carries the flags.
-        entries.push({ userId: partner.user_id, event: { type: 'message', message: forRecipient(chatMessage, screen?.flags ?? []), unread_messages: partnerUnread } });
-      }
-      const events = await recordEvents(trx, entries, now);
-      return { message: chatMessage, credits: balance ?? (await creditsOf(trx, user.id)), events };
-    });
+    // A text or gift is one statement on PostgreSQL, a first message too (writeMessage makes its conversation).
+    // A free member's first message (the started count, under the member's lock), an image (its safety check
+    // queued) and a text that raised safety signals write more, in one transaction.
+    const { message, credits, events } = (conversationId !== null || user.paid_user) && input.kind !== 'image' && signals.length === 0
+      ? await write(db)
+      : await db.transaction().execute(async (trx) => {
+        if (conversationId === null && !user.paid_user) {
+          // Counted again under the member's lock: parallel first messages cannot pass the limit.
+          await lockMember(trx, app.db.dialect, user.id);
+          const existing = await repo.findConversationOfPair(trx, own, partner.id);
+          if (!existing && (await repo.countStartedConversations(trx, own)) >= site.free_conversations) throw conversationLimit();
+        }
+        const written = await write(trx);
+        if (input.kind === 'image') await queueImageScore(trx, 'chat', written.message.id, site.id, now);
+        await recordSignals(trx, {
+          siteId: site.id, userId: user.id, profileId: own, messageId: written.message.id, conversationId: written.message.conversation_id, now,
+        }, signals, screen?.fingerprint ?? null);
+        return written;
+      });
     await app.bus.publish(events);
     if (input.kind === 'image') wakeJobRunners();
     if (partner.user_id !== null) {
@@ -468,23 +472,11 @@ export async function sendMessage(app: AppContext, site: Site, user: User, input
     if (isUniqueViolation(err)) {
       // The same client_id raced itself: answer with the stored message, charged once.
       const stored = await repo.findMessageByClientId(db, own, input.client_id);
-      if (stored) return { message: repo.toChatMessage(stored), conversation_id: stored.conversation_id, credits: await creditsOf(db, user.id) };
+      if (stored) return { message: repo.toChatMessage(stored), conversation_id: stored.conversation_id, credits: await repo.creditsOf(db, user.id) };
     }
     throw err;
   }
 }
-// The send's writes, prepared once (src/server/db/database.ts).
-const insertMessage = preparedQuery((trx, conversationId: number, own: number, kind: Message['kind'], body: string | null, gift: string | null, image: string | null, credits: number, clientId: string, now: number) => trx
-  .insertInto('messages')
-  .values({ conversation_id: conversationId, sender_profile_id: own, kind, body, gift, image, credits, client_id: clientId, created_at: now })
-  .returningAll(), [-730001, -730002, '\u0000kind' as Message['kind'], '\u0000body', '\u0000gift', '\u0000image', -730003, '\u0000client', -730004]);
-type ChatMessageEvent = { type: 'message'; message: ChatMessage; unread_messages: number };
-
-async function creditsOf(db: Q, userId: number): Promise<number> {
-  const row = await db.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow();
-  return row.credits;
-}
-
 /** The storage key of a chat image the member may see (a participant, not cleared); 404 otherwise. */
 export async function chatImageFile(app: AppContext, user: User, messageId: number, size: 'thumb' | 'full'): Promise<string> {
   const db = app.db.db;

@@ -1,6 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Expression, Kysely, QueryCreator, SqlBool, Transaction } from 'kysely';
 import type { CreditLedgerTable, Database } from '../db/schema';
-import { onPostgres, preparedQuery } from '../db/database';
+import { onPostgres, preparedQuery, preparedWrite } from '../db/database';
 
 export class InsufficientCreditsError extends Error {
   constructor() {
@@ -30,18 +30,19 @@ export async function applyCredits(
   // PostgreSQL: the charge and its ledger row in one statement (one round trip instead of two); SQLite
   // has no writing CTEs, and a statement there costs no round trip.
   if (onPostgres(trx)) {
-    const recorded = (await chargeAndRecord(trx, entry.delta, entry.userId, entry.reason, entry.key, entry.now)).rows[0];
+    const recorded = (await chargeAndRecord(trx, [entry.userId], entry.delta, entry.userId, entry.reason, entry.key, entry.now)).rows[0];
     if (!recorded) throw new InsufficientCreditsError();
     return recorded.balance_after;
   }
-  const updated = (await chargeCredits(trx, entry.delta, entry.userId)).rows[0];
+  const updated = (await chargeCredits(trx, [entry.userId], entry.delta, entry.userId)).rows[0];
   if (!updated) throw new InsufficientCreditsError();
   await insertLedgerEntry(trx, entry.userId, entry.delta, entry.reason, entry.key, updated.credits, entry.now);
   return updated.credits;
 }
 
-// Prepared once (src/server/db/database.ts): every chat send, gift and purchase runs them.
-const chargeCredits = preparedQuery((trx, delta: number, userId: number) => trx
+// Prepared once (src/server/db/database.ts): every chat send, gift and purchase runs them. A charge changes
+// only its member's row (`preparedWrite`: other members' cached sessions stay).
+const chargeCredits = preparedWrite((trx, delta: number, userId: number) => trx
   .updateTable('users')
   .set((eb) => ({ credits: eb('credits', '+', delta) }))
   .where('id', '=', userId)
@@ -51,23 +52,45 @@ const insertLedgerEntry = preparedQuery((trx, userId: number, delta: number, rea
   .insertInto('credit_ledger')
   .values({ user_id: userId, delta, reason, idempotency_key: key, balance_after: balance, created_at: now }), [-720011, -720012, '\u0000reason' as CreditLedgerTable['reason'], '\u0000key', -720013, -720014]);
 /**
- * PostgreSQL's form of `chargeCredits` + `insertLedgerEntry`: the ledger row is inserted from the charged
- * row, so no row (balance too low) inserts nothing and returns nothing.
+ * The charge as a writing CTE (PostgreSQL): the member's row with `delta` applied, only while the balance
+ * stays ≥ 0, returning the new balance as `credits` — no row when it is too low. `chargeAndRecord` and the
+ * chat send's one statement (`writeMessage` in chat.repository.ts) build on it.
  */
-const chargeAndRecord = preparedQuery((trx, delta: number, userId: number, reason: CreditLedgerTable['reason'], key: string, now: number) => trx
-  .with('charged', (db) => db.updateTable('users')
+export function chargeCte(db: Kysely<Database>, delta: number, userId: number) {
+  return db.updateTable('users')
     .set((eb) => ({ credits: eb('credits', '+', delta) }))
     .where('id', '=', userId)
     .where((eb) => eb('credits', '+', delta), '>=', 0)
-    .returning('credits'))
-  .insertInto('credit_ledger')
-  .columns(['user_id', 'delta', 'reason', 'idempotency_key', 'balance_after', 'created_at'])
-  .expression((eb) => eb.selectFrom('charged').select((x) => [
-    x.cast<number>(x.val(userId), 'integer').as('user_id'),
-    x.cast<number>(x.val(delta), 'integer').as('delta'),
-    x.cast<string>(x.val(reason), 'varchar').as('reason'),
-    x.cast<string>(x.val(key), 'varchar').as('idempotency_key'),
-    'charged.credits',
-    x.cast<number>(x.val(now), 'bigint').as('created_at'),
-  ]))
-  .returning('balance_after'), [-720021, -720022, '\u0000reason' as CreditLedgerTable['reason'], '\u0000key', -720023]);
+    .returning('credits');
+}
+
+/**
+ * The ledger row of a charge made by `chargeCte` (named `charged` in the query's WITH), inserted only when
+ * the charge happened (and `only` holds, when given).
+ */
+export function ledgerRowFromCharge(
+  db: QueryCreator<Database & { charged: { credits: number } }>,
+  entry: { userId: number; delta: number; reason: CreditLedgerTable['reason']; key: string; now: number; only?: Expression<SqlBool> },
+) {
+  return db.insertInto('credit_ledger')
+    .columns(['user_id', 'delta', 'reason', 'idempotency_key', 'balance_after', 'created_at'])
+    .expression((eb) => {
+      const row = eb.selectFrom('charged').select((x) => [
+        x.cast<number>(x.val(entry.userId), 'integer').as('user_id'),
+        x.cast<number>(x.val(entry.delta), 'integer').as('delta'),
+        x.cast<string>(x.val(entry.reason), 'varchar').as('reason'),
+        x.cast<string>(x.val(entry.key), 'varchar').as('idempotency_key'),
+        'charged.credits',
+        x.cast<number>(x.val(entry.now), 'bigint').as('created_at'),
+      ]);
+      return entry.only ? row.where(entry.only) : row;
+    });
+}
+
+/**
+ * PostgreSQL's form of `chargeCredits` + `insertLedgerEntry`: the ledger row is inserted from the charged
+ * row, so no row (balance too low) inserts nothing and returns nothing.
+ */
+const chargeAndRecord = preparedWrite((trx, delta: number, userId: number, reason: CreditLedgerTable['reason'], key: string, now: number) =>
+  ledgerRowFromCharge(trx.with('charged', (db) => chargeCte(db as Kysely<Database>, delta, userId)), { userId, delta, reason, key, now })
+    .returning('balance_after'), [-720021, -720022, '\u0000reason' as CreditLedgerTable['reason'], '\u0000key', -720023]);

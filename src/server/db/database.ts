@@ -41,7 +41,35 @@ export interface WriteWatch {
   generation: number;
   /** The same per table written (`*` for raw SQL writes, whose table is not known). */
   tables: Map<string, number>;
+  /**
+   * A write that names the members whose rows it changes (`preparedWrite`) moves only theirs: each is set
+   * to the next `seq` (before the write runs and after it ran), and `generation` stays.
+   */
+  seq: number;
+  members: Map<number, number>;
 }
+
+/** Most members `WriteWatch.members` remembers; beyond, it starts over and `generation` moves (every cache entry is then stale). */
+const WATCHED_MEMBERS = 100_000;
+
+/** Marks members' rows as changed now (a scoped write, or an invalidation from the event bus). */
+export function markMembersChanged(watch: WriteWatch, members: readonly number[]) {
+  if (watch.members.size >= WATCHED_MEMBERS) {
+    watch.members.clear();
+    watch.generation++;
+  }
+  for (const member of members) watch.members.set(member, ++watch.seq);
+}
+
+/** Whether a member's rows changed after `seq` (taken from `WriteWatch.seq`). */
+export function memberChangedSince(watch: WriteWatch, member: number, seq: number): boolean {
+  return (watch.members.get(member) ?? 0) > seq;
+}
+
+const newWriteWatch = (): WriteWatch => ({ generation: 0, tables: new Map(), seq: 0, members: new Map() });
+
+/** Members a query's writes are limited to, by query id (`preparedWrite`). */
+const scopedWrites = new WeakMap<object, readonly number[]>();
 
 /**
  * Whether a database handle or transaction runs on PostgreSQL — for the repository functions that write
@@ -103,21 +131,23 @@ function tablesWritten(node: RootOperationNode | OperationNode): string[] {
  */
 function writeWatchPlugin(watch: WriteWatch): KyselyPlugin {
   const writing = new WeakMap<object, string[]>();
-  const bump = (table: string) => {
+  const bump = (table: string, members: readonly number[] | undefined) => {
     watch.tables.set(table, (watch.tables.get(table) ?? 0) + 1);
-    if (table === '*' || WATCHED_TABLES.has(table)) watch.generation++;
+    if (table !== '*' && !WATCHED_TABLES.has(table)) return;
+    if (members && table !== '*') markMembersChanged(watch, members);
+    else watch.generation++;
   };
   return {
     transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
       const tables = tablesWritten(node);
       if (tables.length) {
-        for (const table of tables) bump(table);
+        for (const table of tables) bump(table, scopedWrites.get(queryId));
         writing.set(queryId, tables);
       }
       return node;
     },
     async transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-      for (const table of writing.get(queryId) ?? []) bump(table);
+      for (const table of writing.get(queryId) ?? []) bump(table, scopedWrites.get(queryId));
       return result;
     },
   };
@@ -231,7 +261,7 @@ export function openDatabase(url: string): Db {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_SIZE ?? 10) });
     prepareStatements(pool);
-    const writes: WriteWatch = { generation: 0, tables: new Map() };
+    const writes = newWriteWatch();
     return {
       db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [writeWatchPlugin(writes)] }), dialect: 'postgres', raw: { pool }, writes,
       durable: () => Promise.resolve(),
@@ -259,7 +289,7 @@ export function openDatabase(url: string): Db {
     },
   };
   const cached = withStatementCache(sqlite, commits.committed, () => checkpoints?.close());
-  const writes: WriteWatch = { generation: 0, tables: new Map() };
+  const writes = newWriteWatch();
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }), plugins: [writeWatchPlugin(writes)] });
   directSqlite.set(db, cached);
   return { db, dialect: 'sqlite', raw: { sqlite, commits, checkpoints }, writes, durable: commits.durable };
@@ -280,7 +310,8 @@ function compiledOnce<Args extends unknown[], Row>(build: (db: Kysely<Database>,
     const executor = db.getExecutor();
     let compiled = byAdapter.get(executor.adapter);
     if (!compiled) {
-      compiled = build(db, ...placeholders).compile();
+      // Compiled without plugins: compiling is no write (the write watch sees each call's query).
+      compiled = build(db.withoutPlugins(), ...placeholders).compile();
       byAdapter.set(executor.adapter, compiled);
     }
     const parameters = compiled.parameters.map((p) => {
@@ -301,6 +332,23 @@ export function preparedQuery<Args extends unknown[], Row>(build: (db: Kysely<Da
   const compile = compiledOnce(build, placeholders);
   return (db: Kysely<Database>, ...args: Args): Promise<QueryResult<Row>> => {
     const compiled = compile(db, args);
+    const executor = db.getExecutor();
+    executor.transformQuery(compiled.query, compiled.queryId);
+    return executor.executeQuery<Row>(compiled);
+  };
+}
+
+/**
+ * A `preparedQuery` whose writes change only the named members' rows among the tables a session lookup
+ * reads (`WATCHED_TABLES`): the write watch then marks only those members changed instead of moving the
+ * generation every cached session depends on. The caller names every member whose user row, profile,
+ * photos, chat rows or likes the statement can change.
+ */
+export function preparedWrite<Args extends unknown[], Row>(build: (db: Kysely<Database>, ...args: Args) => Compilable<Row>, placeholders: Args) {
+  const compile = compiledOnce(build, placeholders);
+  return (db: Kysely<Database>, members: readonly number[], ...args: Args): Promise<QueryResult<Row>> => {
+    const compiled = compile(db, args);
+    scopedWrites.set(compiled.queryId, members);
     const executor = db.getExecutor();
     executor.transformQuery(compiled.query, compiled.queryId);
     return executor.executeQuery<Row>(compiled);

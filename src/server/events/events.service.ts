@@ -18,12 +18,19 @@ export const RESYNC_LIMIT = 500;
 export async function recordEvents(trx: Q, entries: { userId: number; event: ChatEvent }[], now: number): Promise<BusEvent[]> {
   if (entries.length === 0) return [];
   const rows = entries.map(({ userId, event }) => ({ user_id: userId, type: event.type, data: JSON.stringify(event), created_at: now }));
-  // One statement for all rows. RETURNING's order is not promised, but ids are given in the order of the
-  // rows: each member's ids, ascending, belong to their entries in order.
+  // One statement for all rows.
   const values = rows.flatMap((r) => [r.user_id, r.type, r.data, r.created_at]);
   const returned = rows.length === 1 ? (await insertOneEvent(trx, ...(values as [number, string, string, number]))).rows
     : rows.length === 2 ? (await insertTwoEvents(trx, ...(values as EventValues))).rows
     : await trx.insertInto('events').values(rows).returning(['id', 'user_id']).execute();
+  return eventsWritten(rows, returned);
+}
+
+/**
+ * The bus events of rows written to the log, with the ids the insert returned. RETURNING's order is not
+ * promised, but ids are given in the order of the rows: each member's ids, ascending, belong to their rows in order.
+ */
+export function eventsWritten(rows: { user_id: number; type: string; data: string }[], returned: { id: number; user_id: number }[]): BusEvent[] {
   const idsByUser = new Map<number, number[]>();
   for (const { id, user_id } of returned) {
     const ids = idsByUser.get(user_id);

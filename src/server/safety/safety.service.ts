@@ -1,8 +1,8 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Expression, Kysely, Transaction } from 'kysely';
 import type { ChatMessage } from '../../shared/chat.contract';
 import { isLocale } from '../../shared/locales';
 import {
-  CONFIRM_FLAGS, SIGNAL_RETENTION_MS, SPAM_RECIPIENTS, SPAM_WINDOW_MS, TEXT_FLAGS, type TextFlag,
+  CONFIRM_FLAGS, SIGNAL_RETENTION_MS, type SignalKind, SPAM_RECIPIENTS, SPAM_WINDOW_MS, TEXT_FLAGS, type TextFlag,
 } from '../../shared/safety.contract';
 import type { Database } from '../db/schema';
 import { RuleError } from '../rule-error';
@@ -25,7 +25,7 @@ export function screenText(text: string, language: string): TextScreen {
   return { flags: classifyText(text, isLocale(language) ? language : 'en'), fingerprint: fingerprint(text) };
 }
 
-/** The sender's recent fingerprints and the ones staff hold, as both send paths read them. */
+/** The sender's recent fingerprints and the ones staff hold (`spamFactsQueries`). */
 export interface SpamFacts {
   recent: { recipient_profile_id: number; fingerprint: string }[];
   held: { fingerprint: string | null }[];
@@ -57,35 +57,38 @@ export function refuseUnconfirmed(screen: TextScreen, verdict: 'held' | 'spam' |
 }
 
 /**
- * The sender's fingerprints of the window and the spam staff hold, by the sender's user (the signals' index).
+ * The sender's fingerprints of the window (by their profile) and the spam staff hold (by their user, the
+ * signals' index), as subqueries: a send reads them with its other facts (chat.service.ts `sendFacts`).
+ * `windowStart`: `spamWindowStart(now)`.
  */
-export async function spamFacts(db: Q, sender: { userId: number; profileId: number }, now: number): Promise<SpamFacts> {
-  const [recent, held] = await Promise.all([
-    db.selectFrom('message_fingerprints').select(['recipient_profile_id', 'fingerprint'])
-      .where('sender_profile_id', '=', sender.profileId).where('created_at', '>', now - SPAM_WINDOW_MS).execute(),
-    db.selectFrom('safety_signals').select('fingerprint')
-      .where('user_id', '=', sender.userId).where('kind', '=', 'spam').where('status', '=', 'open').execute(),
-  ]);
-  return { recent, held };
+export function spamFactsQueries(db: Q, sender: { userId: number | Expression<number>; profileId: number | Expression<number> }, windowStart: number) {
+  return {
+    recent: db.selectFrom('message_fingerprints').select(['recipient_profile_id', 'fingerprint'])
+      .where('sender_profile_id', '=', sender.profileId).where('created_at', '>', windowStart),
+    held: db.selectFrom('safety_signals').select('fingerprint')
+      .where('user_id', '=', sender.userId).where('kind', '=', 'spam').where('status', '=', 'open'),
+  };
 }
 
-/** Stores a sent text's fingerprint and signals, in the send's transaction. */
-export async function recordTextSignals(
+/** Fingerprints sent after this moment count for the spam verdict. */
+export const spamWindowStart = (now: number) => now - SPAM_WINDOW_MS;
+
+/** The safety signals a sent text raises: its flags, and `spam` when that was the verdict. */
+export function signalKinds(screen: TextScreen, verdict: 'held' | 'spam' | null): SignalKind[] {
+  return [...screen.flags, ...(verdict === 'spam' ? (['spam'] as const) : [])];
+}
+
+/** Stores a sent text's safety signals, in the send's transaction (its fingerprint is written with the message). */
+export async function recordSignals(
   trx: Q,
-  sent: { siteId: string; userId: number; profileId: number; recipientProfileId: number; messageId: number; conversationId: number; now: number },
-  screen: TextScreen,
-  verdict: 'held' | 'spam' | null,
+  sent: { siteId: string; userId: number; profileId: number; messageId: number; conversationId: number; now: number },
+  kinds: SignalKind[],
+  print: string | null,
 ) {
-  const { now } = sent;
-  if (screen.fingerprint !== null) {
-    await trx.insertInto('message_fingerprints')
-      .values({ sender_profile_id: sent.profileId, recipient_profile_id: sent.recipientProfileId, fingerprint: screen.fingerprint, created_at: now }).execute();
-  }
-  const kinds = [...screen.flags, ...(verdict === 'spam' ? (['spam'] as const) : [])];
   if (kinds.length === 0) return;
   await trx.insertInto('safety_signals').values(kinds.map((kind) => ({
     site_id: sent.siteId, kind, user_id: sent.userId, profile_id: sent.profileId, message_id: sent.messageId, conversation_id: sent.conversationId,
-    fingerprint: kind === 'spam' ? screen.fingerprint : null, score: null, status: 'open' as const, created_at: now,
+    fingerprint: kind === 'spam' ? print : null, score: null, status: 'open' as const, created_at: sent.now,
   }))).execute();
 }
 
