@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { sql } from 'kysely';
+import { excludedMatchesQuery } from '../../src/server/profiles/profiles.service';
+import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
 
 // Lookups of a chat by its id go through an index, never a read of every member's chat rows: the send's
 // update of a new conversation's two rows, who is in a chat (an image's check), and the cascade when a
@@ -29,5 +31,37 @@ describe('query plans of hot lookups (sqlite)', () => {
     const detail = plan('select liker_profile_id from likes where liked_profile_id = ? and ? and ? order by is_new desc, created_at desc limit 100');
     expect(detail).toMatch(/SEARCH likes USING INDEX likes_liked_new_idx/);
     expect(detail).not.toMatch(/TEMP B-TREE/);
+  });
+});
+
+// Who a member's search leaves out (their own profile, blocks either way): the few ids are read first and
+// each profile found by its primary key, never a walk of the filters' index over every match.
+describe.each(DIALECTS)('the search\'s excluded profiles (%s)', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    if (dialect === 'postgres') {
+      // PostgreSQL plans by its statistics: a site with many matches, analysed.
+      await sql`insert into profiles (site_id, name, gender, sexuality, birth_date, country, last_active_at, created_at, status, invisible)
+        select 'kindred', 'p' || i, case when i % 2 = 0 then 'female' else 'male' end, 'hetero', (1960 + i % 40)::text || '-05-05',
+          case when i % 3 = 0 then 'DE' else 'NL' end, i, i, 'active', 0 from generate_series(1, 30000) i`.execute(t.app.db.db);
+      await sql`analyze`.execute(t.app.db.db);
+    }
+  });
+  afterAll(() => t.close());
+
+  it('looks each one up by primary key', async () => {
+    const filters = { gender: 'female', country: 'DE', min_age: 25, max_age: 60 } as const;
+    const q = excludedMatchesQuery(t.app.db.db, t.app.sites.defaultSite, 5, filters, Date.UTC(2026, 10, 28)).compile();
+    const detail = dialect === 'sqlite'
+      ? (t.app.db.raw.sqlite!.prepare(`explain query plan ${q.sql}`).all(...(q.parameters as unknown[])) as { detail: string }[]).map((r) => r.detail).join('\n')
+      : (await t.app.db.db.executeQuery<{ 'QUERY PLAN': string }>({ ...q, sql: `explain ${q.sql}` })).rows.map((r) => r['QUERY PLAN']).join('\n');
+    if (dialect === 'sqlite') {
+      expect(detail).toMatch(/SEARCH profiles USING INTEGER PRIMARY KEY/);
+      expect(detail).not.toMatch(/profiles_age_idx/);
+    } else {
+      expect(detail).toMatch(/Index Scan using profiles_pkey on profiles/);
+      expect(detail).not.toMatch(/profiles_age_idx/);
+    }
   });
 });

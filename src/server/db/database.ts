@@ -329,9 +329,16 @@ function compiledOnce<Args extends unknown[], Row>(build: (db: Kysely<Database>,
  * for the placeholders.
  */
 export function preparedQuery<Args extends unknown[], Row>(build: (db: Kysely<Database>, ...args: Args) => Compilable<Row>, placeholders: Args) {
+  const run = preparedRunner(build, placeholders);
+  return (db: Kysely<Database>, ...args: Args): Promise<QueryResult<Row>> => run(db, args);
+}
+
+/** Runs `build`'s compiled query through the executor (plugins included), its writes scoped to `members` if given. */
+function preparedRunner<Args extends unknown[], Row>(build: (db: Kysely<Database>, ...args: Args) => Compilable<Row>, placeholders: Args) {
   const compile = compiledOnce(build, placeholders);
-  return (db: Kysely<Database>, ...args: Args): Promise<QueryResult<Row>> => {
+  return (db: Kysely<Database>, args: Args, members?: readonly number[]): Promise<QueryResult<Row>> => {
     const compiled = compile(db, args);
+    if (members) scopedWrites.set(compiled.queryId, members);
     const executor = db.getExecutor();
     executor.transformQuery(compiled.query, compiled.queryId);
     return executor.executeQuery<Row>(compiled);
@@ -345,14 +352,8 @@ export function preparedQuery<Args extends unknown[], Row>(build: (db: Kysely<Da
  * photos, chat rows or likes the statement can change.
  */
 export function preparedWrite<Args extends unknown[], Row>(build: (db: Kysely<Database>, ...args: Args) => Compilable<Row>, placeholders: Args) {
-  const compile = compiledOnce(build, placeholders);
-  return (db: Kysely<Database>, members: readonly number[], ...args: Args): Promise<QueryResult<Row>> => {
-    const compiled = compile(db, args);
-    scopedWrites.set(compiled.queryId, members);
-    const executor = db.getExecutor();
-    executor.transformQuery(compiled.query, compiled.queryId);
-    return executor.executeQuery<Row>(compiled);
-  };
+  const run = preparedRunner(build, placeholders);
+  return (db: Kysely<Database>, members: readonly number[], ...args: Args): Promise<QueryResult<Row>> => run(db, args, members);
 }
 
 /**

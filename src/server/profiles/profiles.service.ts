@@ -63,7 +63,7 @@ export function visibleTo(eb: ExpressionBuilder<Database, 'profiles'>, siteId: s
   return eb.and(conditions);
 }
 
-interface Filters {
+export interface Filters {
   gender?: 'male' | 'female';
   country?: string;
   countryregion?: string;
@@ -71,14 +71,19 @@ interface Filters {
   max_age?: number;
 }
 
+/** A profile this viewer may see that matches the filters. */
+function matching(eb: ExpressionBuilder<Database, 'profiles'>, site: Site, viewerProfileId: number | null, f: Filters, now: number) {
+  const conditions = [visibleTo(eb, site.id, viewerProfileId)];
+  if (f.gender) conditions.push(eb('profiles.gender', '=', f.gender));
+  if (f.country) conditions.push(eb('profiles.country', '=', f.country));
+  if (f.countryregion) conditions.push(eb('profiles.region', '=', f.countryregion));
+  if (f.min_age !== undefined) conditions.push(eb('profiles.birth_date', '<=', birthDateForAge(now, f.min_age)));
+  if (f.max_age !== undefined) conditions.push(eb('profiles.birth_date', '>', birthDateForAge(now, f.max_age + 1)));
+  return eb.and(conditions);
+}
+
 function filtered(db: Kysely<Database>, site: Site, viewerProfileId: number | null, f: Filters, now: number) {
-  let q = db.selectFrom('profiles').where((eb) => visibleTo(eb, site.id, viewerProfileId));
-  if (f.gender) q = q.where('profiles.gender', '=', f.gender);
-  if (f.country) q = q.where('profiles.country', '=', f.country);
-  if (f.countryregion) q = q.where('profiles.region', '=', f.countryregion);
-  if (f.min_age !== undefined) q = q.where('profiles.birth_date', '<=', birthDateForAge(now, f.min_age));
-  if (f.max_age !== undefined) q = q.where('profiles.birth_date', '>', birthDateForAge(now, f.max_age + 1));
-  return q;
+  return db.selectFrom('profiles').where((eb) => matching(eb, site, viewerProfileId, f, now));
 }
 
 /** How many profiles match, up to SEARCH_COUNT_CAP + 1: the filter index alone answers it, without the photo join. */
@@ -125,19 +130,23 @@ async function baseCount(app: AppContext, site: Site, f: Filters, now: number): 
 
 /**
  * Profiles the shared (viewer-less) search lists but this viewer must not see: their own profile and
- * those blocked either way, where they match the filters. Looked up by id: a member has few blocks.
+ * those blocked either way, where they match the filters. One statement: the ids (the viewer's and a
+ * few blocks) are looked up by primary key, then checked against the filters.
  */
-async function excludedMatches(app: AppContext, site: Site, viewerProfileId: number | null, f: Filters, now: number): Promise<number[]> {
-  if (viewerProfileId === null) return [];
-  const db = app.db.db;
-  const blocked = await db
-    .selectFrom('blocks')
-    .select(['blocker_profile_id', 'blocked_profile_id'])
-    .where((eb) => eb.or([eb('blocker_profile_id', '=', viewerProfileId), eb('blocked_profile_id', '=', viewerProfileId)]))
-    .execute();
-  const excluded = [viewerProfileId, ...blocked.map((b) => (b.blocker_profile_id === viewerProfileId ? b.blocked_profile_id : b.blocker_profile_id))];
-  const rows = await filtered(db, site, null, f, now).where('profiles.id', 'in', excluded).select('profiles.id').execute();
-  return rows.map((r) => r.id);
+function excludedMatches(app: AppContext, site: Site, viewerProfileId: number | null, f: Filters, now: number): Promise<number[]> {
+  if (viewerProfileId === null) return Promise.resolve([]);
+  return excludedMatchesQuery(app.db.db, site, viewerProfileId, f, now).execute().then((rows) => rows.map((r) => r.id));
+}
+
+/** `excludedMatches`' statement (its plan is tested: tests/api/query-plans.test.ts). */
+export function excludedMatchesQuery(db: Kysely<Database>, site: Site, viewerProfileId: number, f: Filters, now: number) {
+  const hidden = db.selectNoFrom((eb) => eb.val(viewerProfileId).as('id'))
+    .unionAll(db.selectFrom('blocks').select('blocked_profile_id as id').where('blocker_profile_id', '=', viewerProfileId))
+    .unionAll(db.selectFrom('blocks').select('blocker_profile_id as id').where('blocked_profile_id', '=', viewerProfileId));
+  // The few ids first, each profile then found by its primary key (`cross join` keeps that order in
+  // SQLite; with `id in (…)` it walked the filters' index over every match instead).
+  return db.selectFrom(hidden.as('h')).crossJoin('profiles').select('profiles.id')
+    .where((eb) => eb.and([eb('profiles.id', '=', eb.ref('h.id')), matching(eb as unknown as ExpressionBuilder<Database, 'profiles'>, site, null, f, now)]));
 }
 
 /**
