@@ -6,6 +6,8 @@ declare namespace App {
     user: import('./shared/user.contract').SessionUser | null;
     /** The session's own User row (from the session cache) when the node entry looked it up; loaders read it instead of the database. */
     sessionRow?: import('./server/db/schema').User;
+    /** The session's profile as the session lookup read it (id, name, status, gender, sexuality …); null without a profile. */
+    sessionProfile?: import('./server/accounts/session-cache').MemberExtras['profile'];
     services: { app: import('./server/app-context').AppContext; accounts: import('./server/accounts/accounts.service').AccountsDeps };
     /** Why the request is bad input (a path that does not decode …); src/pages/request-error.astro shows it. */
     pageProblem?: import('./server/pages/request-guard').PageRequestProblem;

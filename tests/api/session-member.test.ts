@@ -22,7 +22,7 @@ for (const dialect of DIALECTS) {
         expect(Object.keys(member!.user)).toEqual(Object.keys(row!));
         expect(JSON.stringify(member!.user)).toBe(JSON.stringify(row));
         expect(Object.isFrozen(member!.user)).toBe(true);
-        expect(member?.extras.profile).toEqual({ id: m.profileId, name: 'Rowena', status: 'active', invisible: 0 });
+        expect(member?.extras.profile).toEqual({ id: m.profileId, name: 'Rowena', status: 'active', invisible: 0, gender: 'female', sexuality: 'hetero' });
         expect(member?.extras.photo).toBeNull();
       }
       // Another site's host: no session there.

@@ -41,6 +41,31 @@ test('a visitor searches members and is asked to sign up to like', async ({ page
   else await expect(page.getByRole('dialog', { name: t('nav.signup') })).toBeVisible();
 });
 
+test('a member\'s plain search looks for whom their orientation seeks, and follows a change of it at once', async ({ page, request }) => {
+  const me = await createMember(request, `Seeker${Date.now()}`, 'male', '1984-04-04');
+  await skipEntryWarning(page);
+  await login(page, me.email);
+  const gender = page.getByLabel(t('search.gender'));
+  // Signed up as a man (straight unless said otherwise): women.
+  await page.goto('/members');
+  await expect(gender).toHaveValue('female');
+  const setSexuality = async (value: string) => {
+    await page.goto('/profile');
+    await page.getByRole('combobox', { name: t('signup.label_sexuality') }).selectOption(value);
+    await page.getByRole('button', { name: t('myprofile.save') }).click();
+    await expect(page.getByText(t('myprofile.saved'))).toBeVisible();
+  };
+  await setSexuality('gay');
+  await page.goto('/members');
+  await expect(gender).toHaveValue('male');
+  await setSexuality('bi');
+  await page.goto('/members');
+  await expect(gender).toHaveValue('');
+  // A search in the address is the member's own choice.
+  await page.goto('/members?gender=female');
+  await expect(gender).toHaveValue('female');
+});
+
 test('search filters and pages load without a reload; visited pages come from the cache; near me fills the place', async ({ browser, baseURL, request }) => {
   // Members other tests create are younger than 55, so these counts hold while they run.
   const older = (await (await request.get('/api/search.php?min_age=55')).json()) as { numResults: number };

@@ -39,7 +39,7 @@ export type { MemberExtras };
 export async function findSessionMember(db: Q, tokenHash: string, siteId: string, now: number): Promise<SessionMember | undefined> {
   const row = await sessionMember(db as Kysely<Database>, tokenHash, siteId, now);
   if (!row) return undefined;
-  const { s_expires, p_id, p_name, p_status, p_invisible, ph_filename, ph_thumb, ph_status, b_unread, b_likes } = row;
+  const { s_expires, p_id, p_name, p_status, p_invisible, p_gender, p_sexuality, ph_filename, ph_thumb, ph_status, b_unread, b_likes } = row;
   // The user's columns, copied in the row's order: the same object as `{ s_expires, …, ...user } = row`
   // made, at a fraction of the cost (the rest copy of 30 properties was a third of a lookup).
   let copy = userCopierOf.get(db);
@@ -54,7 +54,10 @@ export async function findSessionMember(db: Q, tokenHash: string, siteId: string
     sessionExpiresAt: Number(s_expires),
     user,
     extras: {
-      profile: p_id === null ? null : { id: p_id, name: p_name as string, status: p_status as 'active', invisible: p_invisible as number },
+      profile: p_id === null ? null : {
+        id: p_id, name: p_name as string, status: p_status as 'active', invisible: p_invisible as number,
+        gender: p_gender as NonNullable<typeof p_gender>, sexuality: p_sexuality as NonNullable<typeof p_sexuality>,
+      },
       photo: ph_filename === null ? null : { filename: ph_filename, thumb_filename: ph_thumb as string, status: ph_status as string },
     },
     ...(p_id === null ? {} : { badges: { unread_messages: Number(b_unread ?? 0), new_likes: Number(b_likes ?? 0) } }),
@@ -62,7 +65,7 @@ export async function findSessionMember(db: Q, tokenHash: string, siteId: string
 }
 
 /** The columns of a session row that are not the user's (see the query below). */
-const EXTRA_KEYS = new Set(['s_expires', 'p_id', 'p_name', 'p_status', 'p_invisible', 'ph_filename', 'ph_thumb', 'ph_status', 'b_unread', 'b_likes']);
+const EXTRA_KEYS = new Set(['s_expires', 'p_id', 'p_name', 'p_status', 'p_invisible', 'p_gender', 'p_sexuality', 'ph_filename', 'ph_thumb', 'ph_status', 'b_unread', 'b_likes']);
 /** Per database: the copier of the user's columns of a session row (the schema is migrated before the first query). */
 const userCopierOf = new WeakMap<object, (row: object) => object>();
 /**
@@ -87,6 +90,7 @@ function sessionMemberQuery(db: Q, tokenHash: string, siteId: string, now: numbe
     .selectAll('users')
     .select([
       'sessions.expires_at as s_expires', 'profiles.id as p_id', 'profiles.name as p_name', 'profiles.status as p_status', 'profiles.invisible as p_invisible',
+      'profiles.gender as p_gender', 'profiles.sexuality as p_sexuality',
       'photos.filename as ph_filename', 'photos.thumb_filename as ph_thumb', 'photos.status as ph_status',
     ])
     // The badges every page and GET /api/user.php show, here rather than in a round trip of their own.

@@ -1,10 +1,11 @@
 import { markMembersChanged, memberChangedSince, type WriteWatch } from '../db/database';
 import type { EventBus, Invalidation } from '../events/bus';
-import type { User } from '../db/schema';
+import type { Profile, User } from '../db/schema';
 
 /** A member's profile and main photo as the session lookup reads them with the user. */
 export interface MemberExtras {
-  profile: { id: number; name: string; status: 'active' | 'disabled' | 'deleted'; invisible: number } | null;
+  /** `gender` and `sexuality`: whom a plain member search looks for (src/server/pages/member-page-data.ts). */
+  profile: { id: number; name: string; status: 'active' | 'disabled' | 'deleted'; invisible: number; gender: Profile['gender']; sexuality: Profile['sexuality'] } | null;
   photo: { filename: string; thumb_filename: string; status: string } | null;
 }
 
