@@ -414,6 +414,26 @@ for (const dialect of DIALECTS) {
       expect(report).toHaveLength(1);
     });
 
+    it('lists likes given newest first and received new first, then newest, with their times', async () => {
+      const ida = await activeMember(t, 'Ida');
+      const men = [await activeMember(t, 'Abe', { gender: 'male' }), await activeMember(t, 'Ben', { gender: 'male' }), await activeMember(t, 'Cyd', { gender: 'male' })];
+      for (const man of men) {
+        t.clock.advance(1000);
+        expect((await t.request('/api/like.php', post(ida.cookie, { profile_id: man.profileId }))).status).toBe(200);
+        t.clock.advance(1000);
+        expect((await t.request('/api/like.php', post(man.cookie, { profile_id: ida.profileId }))).status).toBe(200);
+      }
+      // Ben's like was seen: it goes after the new ones.
+      expect((await t.request(`/api/member.php?id=${men[1].profileId}`, as(ida.cookie))).status).toBe(200);
+      const likes = await json<LikesResponse>(t.request('/api/likes.php', as(ida.cookie)));
+      expect(likes.likes.map((p) => p.id)).toEqual([men[2].profileId, men[1].profileId, men[0].profileId]);
+      expect(likes.liked_by.map((p) => [p.id, p.like_new])).toEqual([[men[2].profileId, true], [men[0].profileId, true], [men[1].profileId, false]]);
+      expect(likes.liked_by.every((p) => typeof p.liked_at === 'number')).toBe(true);
+      expect(likes.liked_by[0].liked_at).toBeGreaterThan(likes.liked_by[1].liked_at);
+      expect(likes.matches.map((p) => p.id)).toEqual([men[2].profileId, men[0].profileId, men[1].profileId]);
+      expect(likes.new_likes).toBe(2);
+    });
+
     it('lists likes given, received (new first) and matches; opening a profile clears like_new', async () => {
       const liz = await activeMember(t, 'Liz');
       const max = await activeMember(t, 'Max', { gender: 'male' });

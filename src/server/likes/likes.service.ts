@@ -2,6 +2,7 @@ import type { AutoLikeResponse, LikedByProfile, LikesResponse } from '../../shar
 import type { ProfileCard } from '../../shared/profiles.contract';
 import type { Site } from '../../shared/site.schema';
 import type { AppContext } from '../app-context';
+import { jsonArrayFrom, jsonRows } from '../db/database';
 import type { User } from '../db/schema';
 import { cardsByIds, requireOwnProfile } from '../profiles/profiles.service';
 
@@ -25,12 +26,21 @@ function likesQuery(app: AppContext, site: Site, own: number, direction: 'given'
     )));
 }
 
+/** A row of `likesQuery`: the other member's profile and the like's state. */
+type LikeRow = { profile_id: number; is_new: number; created_at: number; shown_at: number | null };
+
 /** GET likes: given likes, received likes (new first, then newest), and matches (liked both ways). */
 export async function listLikes(app: AppContext, site: Site, user: User): Promise<LikesResponse> {
-  const own = await requireOwnProfile(app.db.db, user);
+  const db = app.db.db;
+  const own = await requireOwnProfile(db, user);
   const now = app.clock.now();
-  const given = await likesQuery(app, site, own, 'given').orderBy('likes.created_at', 'desc').limit(LIST_LIMIT).execute();
-  const received = await likesQuery(app, site, own, 'received').orderBy('likes.is_new', 'desc').orderBy('likes.created_at', 'desc').limit(LIST_LIMIT).execute();
+  // Both lists in one statement (each a JSON array in its order).
+  const lists = await db.selectNoFrom([
+    jsonArrayFrom(db, likesQuery(app, site, own, 'given').orderBy('likes.created_at', 'desc').limit(LIST_LIMIT) as never).as('given'),
+    jsonArrayFrom(db, likesQuery(app, site, own, 'received').orderBy('likes.is_new', 'desc').orderBy('likes.created_at', 'desc').limit(LIST_LIMIT) as never).as('received'),
+  ]).executeTakeFirstOrThrow();
+  const given = jsonRows<LikeRow>(lists.given);
+  const received = jsonRows<LikeRow>(lists.received);
   const cards = new Map((await cardsByIds(app.db.db, [...new Set([...given, ...received].map((r) => r.profile_id))], now)).map((c) => [c.id, c]));
   const card = (id: number) => cards.get(id) as ProfileCard;
   const givenIds = new Set(given.map((r) => r.profile_id));
