@@ -4,10 +4,8 @@ declare namespace App {
     ctx: import('./server/context/request-context').RequestContext;
     t: import('i18next').TFunction;
     user: import('./shared/user.contract').SessionUser | null;
-    /** The session's own User row (from the session cache) when the node entry looked it up; loaders read it instead of the database. */
-    sessionRow?: import('./server/db/schema').User;
-    /** The session's profile as the session lookup read it (id, name, status, gender, sexuality …); null without a profile. */
-    sessionProfile?: import('./server/accounts/session-cache').MemberExtras['profile'];
+    /** The signed-in member as the node entry's session lookup read it (User row, profile's id, name, gender, sexuality …); set whenever `user` is. Loaders read it instead of the database. */
+    session?: import('./server/accounts/session-cache').SessionMember;
     services: { app: import('./server/app-context').AppContext; accounts: import('./server/accounts/accounts.service').AccountsDeps };
     /** Why the request is bad input (a path that does not decode …); src/pages/request-error.astro shows it. */
     pageProblem?: import('./server/pages/request-guard').PageRequestProblem;

@@ -4,7 +4,7 @@ import type { Profile, User } from '../db/schema';
 
 /** A member's profile and main photo as the session lookup reads them with the user. */
 export interface MemberExtras {
-  /** `gender` and `sexuality`: whom a plain member search looks for (src/server/pages/member-page-data.ts). */
+  /** `gender` and `sexuality`: whom a plain member search and the swipe deck look for (`lookingFor`). */
   profile: { id: number; name: string; status: 'active' | 'disabled' | 'deleted'; invisible: number; gender: Profile['gender']; sexuality: Profile['sexuality'] } | null;
   photo: { filename: string; thumb_filename: string; status: string } | null;
 }

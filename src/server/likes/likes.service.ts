@@ -1,3 +1,4 @@
+import type { InferResult } from 'kysely';
 import type { AutoLikeResponse, LikedByProfile, LikesResponse } from '../../shared/chat.contract';
 import type { ProfileCard } from '../../shared/profiles.contract';
 import type { Site } from '../../shared/site.schema';
@@ -27,7 +28,7 @@ function likesQuery(app: AppContext, site: Site, own: number, direction: 'given'
 }
 
 /** A row of `likesQuery`: the other member's profile and the like's state. */
-type LikeRow = { profile_id: number; is_new: number; created_at: number; shown_at: number | null };
+type LikeRow = InferResult<ReturnType<typeof likesQuery>>[number];
 
 /** GET likes: given likes, received likes (new first, then newest), and matches (liked both ways). */
 export async function listLikes(app: AppContext, site: Site, user: User): Promise<LikesResponse> {
@@ -41,7 +42,7 @@ export async function listLikes(app: AppContext, site: Site, user: User): Promis
   ]).executeTakeFirstOrThrow();
   const given = jsonRows<LikeRow>(lists.given);
   const received = jsonRows<LikeRow>(lists.received);
-  const cards = new Map((await cardsByIds(app.db.db, [...new Set([...given, ...received].map((r) => r.profile_id))], now)).map((c) => [c.id, c]));
+  const cards = new Map((await cardsByIds(db, [...new Set([...given, ...received].map((r) => r.profile_id))], now)).map((c) => [c.id, c]));
   const card = (id: number) => cards.get(id) as ProfileCard;
   const givenIds = new Set(given.map((r) => r.profile_id));
   const liked_by: LikedByProfile[] = received.filter((r) => cards.has(r.profile_id)).map((r) => ({ ...card(r.profile_id), like_new: r.is_new === 1, liked_at: r.created_at }));

@@ -15,7 +15,7 @@ export type ChatScreen =
  */
 export async function loadChatScreen(locals: App.Locals, target: { conversation: number } | { profile_id: number } | null): Promise<ChatScreen> {
   const { ctx, services, t } = locals;
-  const row = await memberRow(locals);
+  const row = memberRow(locals);
   if (!row) throw new Error('loadChatScreen needs a member');
   if (!target) return { status: 200, chats: await listChats(services.app, ctx.site, row), conversation: null };
   try {
@@ -32,7 +32,7 @@ export async function loadChatScreen(locals: App.Locals, target: { conversation:
 /** The member's likes for the likes pages. */
 export async function loadLikesScreen(locals: App.Locals): Promise<LikesResponse> {
   const { ctx, services } = locals;
-  const row = await memberRow(locals);
+  const row = memberRow(locals);
   if (!row) throw new Error('loadLikesScreen needs a member');
   return listLikes(services.app, ctx.site, row);
 }

@@ -40,7 +40,7 @@ async function loadMembersPage(locals: App.Locals, url: URL) {
   const parsed = v.safeParse(SearchQuerySchema, query);
   // A member's plain /members looks for whom their own orientation seeks (the form shows it; "Any" is a choice).
   if (parsed.success && user && url.search === '' && ctx.site.search_fields.includes('gender')) {
-    const own = locals.sessionProfile;
+    const own = locals.session?.extras.profile;
     const gender = lookingFor(own?.gender, own?.sexuality);
     if (gender) parsed.output.gender = gender;
   }

@@ -51,7 +51,7 @@ export function createPageSteps(app: AppContext, config: Config, astro: AstroHan
     const cacheKey = pages && !pageProblem ? pages.keyOf(req, { siteId: ctx.site.id, secure, locale: ctx.locale, country: ctx.country, token }) : null;
     const member = await memberForSession(accounts, ctx.site, token);
     const user = member ? await describeUser(accounts, ctx.site, member.user, member) : null;
-    const locals: App.Locals = { ctx, t: getT(ctx.locale), user, sessionRow: member?.user, sessionProfile: member?.extras.profile, services: { app, accounts }, pageProblem };
+    const locals: App.Locals = { ctx, t: getT(ctx.locale), user, session: member, services: { app, accounts }, pageProblem };
     exchange.locals = locals;
     if (user === null) return false;
     // A member whose exact page is cached gets it again; the session was looked up (and is still valid)

@@ -7,7 +7,7 @@ export async function loadProfileScreen(locals: App.Locals, rawId: string | unde
   const id = parseId(rawId);
   if (id === null) return { profile: null, blockedBy: null };
   const { ctx, services } = locals;
-  const viewer = (await memberRow(locals)) ?? null;
+  const viewer = memberRow(locals) ?? null;
   try {
     return { profile: await profileForViewer(services.app, ctx.site, id, viewer), blockedBy: null };
   } catch (err) {

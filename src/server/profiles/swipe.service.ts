@@ -1,6 +1,8 @@
 import { SWIPES_PER_DAY_FREE, SWIPES_PER_DAY_PREMIUM } from '../../shared/constants';
 import type { ProfileCard, SwipeDeck } from '../../shared/profiles.contract';
 import type { Site } from '../../shared/site.schema';
+import { lookingFor } from '../../shared/profile-options';
+import type { MemberExtras } from '../accounts/session-cache';
 import type { AppContext } from '../app-context';
 import type { User } from '../db/schema';
 import { lockMember } from '../db/locks';
@@ -18,17 +20,16 @@ function allowance(user: User) {
   return user.paid_user ? SWIPES_PER_DAY_PREMIUM : SWIPES_PER_DAY_FREE;
 }
 
-/** The next cards: visible profiles of the gender the member looks for, none shown twice a day, none already liked. */
-export async function swipeDeck(app: AppContext, site: Site, user: User): Promise<SwipeDeck> {
+/** The next cards (`own`: the member's profile as the session read it): visible profiles of the gender the member looks for, none shown twice a day, none already liked. */
+export async function swipeDeck(app: AppContext, site: Site, user: User, own: MemberExtras['profile']): Promise<SwipeDeck> {
   const db = app.db.db;
-  const own = await db.selectFrom('profiles').select(['id', 'gender', 'sexuality']).where('user_id', '=', user.id).executeTakeFirst();
   if (!own) throw new ProfileRuleError('no_profile', 'error.invalid_input', 400);
   const day = Math.floor(app.clock.now() / DAY);
   const seen = await swipedToday(app, own.id, day);
   const remaining = Math.max(0, allowance(user) - seen.size);
   if (remaining === 0) return { cards: [], remaining };
   const liked = new Set((await db.selectFrom('likes').select('liked_profile_id').where('liker_profile_id', '=', own.id).execute()).map((r) => r.liked_profile_id));
-  const gender = own.sexuality === 'bi' ? undefined : own.sexuality === 'hetero' ? (own.gender === 'male' ? 'female' : 'male') : own.gender;
+  const gender = lookingFor(own.gender, own.sexuality);
   const cards: ProfileCard[] = [];
   for (let page = 1; cards.length < Math.min(DECK_SIZE, remaining) && page <= 20; page++) {
     const { results } = await searchProfiles(app, site, user, { gender, page });

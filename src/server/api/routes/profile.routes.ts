@@ -64,7 +64,7 @@ export function profileRoutes(app: AppContext) {
     return c.json({ results: await profiles.findMatches(app, c.var.ctx.site, user, filters.output, interests) });
   }));
 
-  routes.get('/swipe.php', handler({ member: true }, async (c, _body, user) => c.json(await swipeDeck(app, c.var.ctx.site, user))));
+  routes.get('/swipe.php', handler({ member: true }, async (c, _body, user) => c.json(await swipeDeck(app, c.var.ctx.site, user, c.var.member?.extras.profile ?? null))));
   routes.post('/swipe.php', handler({ member: true, schema: SwipeSchema }, async (c, body, user) =>
     c.json(await swipe(app, c.var.ctx.site, user, body.profile_id, body.decision))));
 
