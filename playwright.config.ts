@@ -20,10 +20,17 @@ export default defineConfig({
   reporter: process.env.CI ? [['list']] : [['list']],
   timeout: 30_000,
   use: { baseURL: `http://localhost:${PORT}`, launchOptions, trace: 'retain-on-failure' },
+  // Every journey whose screens differ by width runs on a desktop and on a phone. What does not depend on
+  // the width runs once, in the desktop project: tests tagged @any-width (redirects, mails, texts, money
+  // rules behind the same screens …) and the specs below, which check HTTP answers, rules or the console's
+  // logic (the console's phone layout: admin-console.spec.ts). Specs that set their widths themselves run
+  // in one project: choice-cards (320, 390, 1280 px) on the desktop, phone-widths (320–414 px) on the phone.
   projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions } },
-    // choice-cards.spec.ts sets its widths itself (320, 390, 1280 px): the desktop project runs it once.
-    { name: 'phone', use: { ...devices['Pixel 7'], launchOptions }, testIgnore: [...IGNORED, '**/choice-cards.spec.ts'] },
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions }, testIgnore: [...IGNORED, '**/phone-widths.spec.ts'] },
+    {
+      name: 'phone', use: { ...devices['Pixel 7'], launchOptions }, grepInvert: /@any-width/,
+      testIgnore: [...IGNORED, ...['choice-cards', 'admin', 'bad-input', 'feedback', 'language', 'member-frames', 'pwa', 'safety-images', 'security', 'truthful-messages', 'wire'].map((spec) => `**/${spec}.spec.ts`)],
+    },
   ],
   webServer: {
     command: 'node scripts/e2e-server.mjs',

@@ -79,7 +79,7 @@ test('a visitor signs up through every step, activates by mail, logs out and in 
   await expect(page.getByRole('link', { name: tr('en', 'nav.get_premium') })).toBeVisible();
 });
 
-test('five wrong passwords block the account', async ({ page }) => {
+test('five wrong passwords block the account', { tag: '@any-width' }, async ({ page }) => {
   await skipEntryWarning(page);
   const victim = unique('victim');
   for (let i = 1; i <= 4; i++) {
@@ -90,7 +90,7 @@ test('five wrong passwords block the account', async ({ page }) => {
   await expect(page.getByText('Too many incorrect attempts, account blocked for 15 min.')).toBeVisible();
 });
 
-test('a member resets the password through the mailed link', async ({ page, request }) => {
+test('a member resets the password through the mailed link', { tag: '@any-width' }, async ({ page, request }) => {
   await skipEntryWarning(page);
   const email = unique('reset');
   const res = await request.post('/api/signup.php', { data: { email, name: 'Resetter', password: PASSWORD, date_of_birth: '1985-01-01' } });
@@ -112,7 +112,7 @@ test('a member resets the password through the mailed link', async ({ page, requ
   await expect(page.getByLabel(tr('en', 'settings.new_password'), { exact: true })).toHaveCount(0);
 });
 
-test('a member deletes the account, sees the alternatives first, and restores it by link', async ({ page, request }) => {
+test('a member deletes the account, sees the alternatives first, and restores it by link', { tag: '@any-width' }, async ({ page, request }) => {
   await skipEntryWarning(page);
   const email = unique('delete');
   await request.post('/api/signup.php', { data: { email, name: 'Leaver', password: PASSWORD, date_of_birth: '1980-02-02' } });
@@ -165,7 +165,7 @@ test('the signup form explains mistakes before sending anything', async ({ page 
   await expect(page.locator('#f-date_of_birth-error')).toHaveText('Enter your date of birth (18+)');
 });
 
-test('an invite-only site asks for an invitation unless the visitor came through a network', async ({ page }) => {
+test('an invite-only site asks for an invitation unless the visitor came through a network', { tag: '@any-width' }, async ({ page }) => {
   await skipEntryWarning(page);
   await page.goto(onHost('rijpe.localhost', '/signup'));
   await expect(page.getByText(tr('nl', 'signup.invite_only'))).toBeVisible();
@@ -196,7 +196,7 @@ test('the signup\'s first step works without JavaScript: every invalid field lis
   await context.close();
 });
 
-test('logging in works without JavaScript and never puts the password in the URL', async ({ browser, baseURL }) => {
+test('logging in works without JavaScript and never puts the password in the URL', { tag: '@any-width' }, async ({ browser, baseURL }) => {
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto('/login');

@@ -234,7 +234,7 @@ test('a ban needs its confirmation; deleting needs the name typed; the result sh
 });
 
 for (const locale of ['nl', 'de', 'fr'] as const) {
-  test(`no raw method, state or action id on the console in ${locale}`, async ({ request, browser, baseURL, isMobile }) => {
+  test(`no raw method, state or action id on the console in ${locale}`, { tag: '@any-width' }, async ({ request, browser, baseURL, isMobile }) => {
     test.setTimeout(150_000);
     // A member who paid (so the payment lists, the revenue table and the member page show a method and a state).
     const buyer = await createMember(request, `Buy${locale}`);

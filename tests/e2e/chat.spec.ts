@@ -161,7 +161,7 @@ test('two members match, chat live, pay per message, exchange a gift and a photo
   await premiumPage.context().close();
 });
 
-test('visitors are asked to sign up to chat; members-only chat and likes pages send them to log in', async ({ page }) => {
+test('visitors are asked to sign up to chat; members-only chat and likes pages send them to log in', { tag: '@any-width' }, async ({ page }) => {
   await skipEntryWarning(page);
   await page.goto('/chats');
   await expect(page).toHaveURL(/\/login\?next=\/chats$/);
@@ -174,7 +174,7 @@ test('visitors are asked to sign up to chat; members-only chat and likes pages s
   await expect(page.getByRole('link', { name: t('nav.signup') })).toHaveAttribute('href', `${href}/signup`);
 });
 
-test('likes pages show tabs, and an unknown type is not found', async ({ page }) => {
+test('likes pages show tabs, and an unknown type is not found', { tag: '@any-width' }, async ({ page }) => {
   await login(page, { email: 'free@kindred.example', password: DEMO_PASSWORD });
   await page.goto('/likes');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(t('likes.title'));

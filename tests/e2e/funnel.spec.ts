@@ -11,7 +11,7 @@ async function someProfile(page: Page, host: string): Promise<{ id: number; name
 }
 
 for (const [lang, tag] of [['nl', 'nl-NL'], ['de', 'de-DE']] as const) {
-  test(`a visitor landing on a ${lang} lander of an English site keeps ${lang} on the next three pages`, async ({ browser, baseURL }) => {
+  test(`a visitor landing on a ${lang} lander of an English site keeps ${lang} on the next three pages`, { tag: '@any-width' }, async ({ browser, baseURL }) => {
     // Five pages, the profile a framed member page: slow on a busy machine.
     test.setTimeout(60_000);
     const context = await browser.newContext({ baseURL, locale: tag, extraHTTPHeaders: { 'Accept-Language': `${tag},${lang};q=0.9` } });
@@ -44,7 +44,7 @@ test('"Send a message" on a profile opens the form aimed at that member, on a de
 });
 
 test.describe('an invitation-only site', () => {
-  test('its landers are not in the sitemap, and organic visitors are offered the login instead of a signup', async ({ page }) => {
+  test('its landers are not in the sitemap, and organic visitors are offered the login instead of a signup', { tag: '@any-width' }, async ({ page }) => {
     await skipEntryWarning(page);
     const sitemap = await (await page.goto(onHost('rijpe.localhost', '/sitemap.xml')))?.text();
     expect(sitemap).toContain('/terms</loc>');

@@ -66,7 +66,7 @@ test.describe('landers', () => {
     });
   });
 
-  test('an unknown slug or type is the 404 page', async ({ page }) => {
+  test('an unknown slug or type is the 404 page', { tag: '@any-width' }, async ({ page }) => {
     expect((await page.goto('/landers/gallery/no-such-slug'))?.status()).toBe(404);
     expect((await page.goto('/landers/nosuchtype'))?.status()).toBe(404);
     // A niche slug exists only on its site.
@@ -74,7 +74,7 @@ test.describe('landers', () => {
     expect((await page.goto(onHost('rijpe.localhost', '/landers/gallery/mature')))?.status()).toBe(200);
   });
 
-  test('a visitor from a lander can still sign up three clicks later on an invitation-only site', async ({ page, context }, info) => {
+  test('a visitor from a lander can still sign up three clicks later on an invitation-only site', { tag: '@any-width' }, async ({ page, context }, info) => {
     await context.addCookies([{ name: 'lang', value: 'nl', url: onHost('rijpe.localhost') }]);
     await skipEntryWarning(page);
     await page.goto(onHost('rijpe.localhost', '/landers/gallery?network=x'));
@@ -109,7 +109,7 @@ test.describe('profile landing pages', () => {
     });
   }
 
-  test('unknown, invisible or other-site profiles are 404', async ({ page }) => {
+  test('unknown, invisible or other-site profiles are 404', { tag: '@any-width' }, async ({ page }) => {
     expect((await page.goto('/members/999999999/landing'))?.status()).toBe(404);
     expect((await page.goto('/members/abc/landing2'))?.status()).toBe(404);
     const other = (await someProfile(page, 'gay.localhost')).id;
@@ -119,7 +119,7 @@ test.describe('profile landing pages', () => {
   });
 });
 
-test('live cam cards are marked and link to the partner (site flag)', async ({ page }) => {
+test('live cam cards are marked and link to the partner (site flag)', { tag: '@any-width' }, async ({ page }) => {
   await skipEntryWarning(page);
   await page.goto('/members');
   const card = page.locator('[data-live-cam]');

@@ -121,7 +121,7 @@ test('a new member buys credits with iDEAL and a bank: completed page, live badg
   if (!isMobile) await expect(page.locator('.tx-table thead')).toBeVisible();
 });
 
-test('a failed payment offers another method, which then succeeds', async ({ page, request }) => {
+test('a failed payment offers another method, which then succeeds', { tag: '@any-width' }, async ({ page, request }) => {
   test.setTimeout(90_000);
   const member = await createMember(request, 'Retry');
   await login(page, member);
@@ -150,7 +150,7 @@ test('a failed payment offers another method, which then succeeds', async ({ pag
   await expect(page.locator('[data-payment]').nth(1)).toContainText(t('shop.status_failed'));
 });
 
-test('a pending payment shows pending, then completes by itself', async ({ page, request }) => {
+test('a pending payment shows pending, then completes by itself', { tag: '@any-width' }, async ({ page, request }) => {
   test.setTimeout(90_000);
   const member = await createMember(request, 'Pending');
   await login(page, member);
@@ -162,7 +162,7 @@ test('a pending payment shows pending, then completes by itself', async ({ page,
   await expect(page.getByRole('heading', { name: t('shop.result_completed') })).toBeVisible({ timeout: 45_000 });
 });
 
-test('direct debit with the SMS code from the development mailbox', async ({ page, request }) => {
+test('direct debit with the SMS code from the development mailbox', { tag: '@any-width' }, async ({ page, request }) => {
   test.setTimeout(90_000);
   const member = await createMember(request, 'Debit');
   await login(page, member);
@@ -225,7 +225,7 @@ test('direct debit with the SMS code from the development mailbox', async ({ pag
   await expect(page.locator('[data-payment]').first()).toContainText((shown as string).replace(t('shop.new_price'), '').trim());
 });
 
-test('repeat order with the stored card, and a declined stored card offers try again and PayPal', async ({ page, request }) => {
+test('repeat order with the stored card, and a declined stored card offers try again and PayPal', { tag: '@any-width' }, async ({ page, request }) => {
   test.setTimeout(120_000);
   const member = await createMember(request, 'Repeat');
   await login(page, member);
@@ -265,7 +265,7 @@ test('repeat order with the stored card, and a declined stored card offers try a
   await expect(page.getByRole('radio', { name: 'PayPal' })).toBeChecked();
 });
 
-test('a discount code: unknown code refused, the retention code applied as old and new price', async ({ page, request }) => {
+test('a discount code: unknown code refused, the retention code applied as old and new price', { tag: '@any-width' }, async ({ page, request }) => {
   const member = await createMember(request, 'Coupon');
   await login(page, member);
   await page.goto('/credits');
@@ -320,7 +320,7 @@ test('the time bonus counts down in a banner and the popup comes after 40 s for 
   await expect(page).toHaveURL(/\/credits$/);
 });
 
-test('the deletion alternatives lead to the trial package and the retention discount', async ({ page, request }) => {
+test('the deletion alternatives lead to the trial package and the retention discount', { tag: '@any-width' }, async ({ page, request }) => {
   const member = await createMember(request, 'Leaver');
   await login(page, member);
   await page.goto('/settings');
@@ -354,7 +354,7 @@ test('a free member at the daily like limit gets the premium-only alert with the
   await expect(alert.getByRole('link', { name: t('shop.to_credits') })).toHaveAttribute('href', '/credits');
 });
 
-test('the money screens have no accessibility violations, and German orders "zahlungspflichtig"', async ({ page, request, context }) => {
+test('the money screens have no accessibility violations, and German orders "zahlungspflichtig"', { tag: '@any-width' }, async ({ page, request, context }) => {
   test.setTimeout(150_000);
   const member = await createMember(request, 'Axe');
   await login(page, member);

@@ -17,11 +17,14 @@ async function overflowing(page: Page) {
       .filter((el) => el.getBoundingClientRect().right > vw + 1 && el.getBoundingClientRect().width > 0)
       .slice(0, 3)
       .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`);
-    // Warning banners take one line each on phones (the text gives way, with an ellipsis).
-    const tall = [...document.querySelectorAll<HTMLElement>('.warning-banners .alert-text, .time-bonus-banner .tb-text')]
+    // Warning banners take one line each on phones (the text gives way, with an ellipsis); the push offer
+    // floating at the foot is the exception: its sentence is read whole.
+    const tall = [...document.querySelectorAll<HTMLElement>('.warning-banners > :not(.push-offer) .alert-text, .time-bonus-banner .tb-text')]
       .filter((el) => el.getClientRects().length > 0 && el.getBoundingClientRect().height > 1.6 * Number.parseFloat(getComputedStyle(el).lineHeight))
       .map((el) => el.textContent?.slice(0, 30));
-    return { scroll: document.documentElement.scrollWidth, vw, wide, tall };
+    const cutOffer = [...document.querySelectorAll<HTMLElement>('.push-offer:not([hidden]) .alert-text')]
+      .filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent?.slice(0, 30));
+    return { scroll: document.documentElement.scrollWidth, vw, wide, tall: [...tall, ...cutOffer] };
   });
 }
 

@@ -41,7 +41,7 @@ test('a visitor searches members and is asked to sign up to like', async ({ page
   else await expect(page.getByRole('dialog', { name: t('nav.signup') })).toBeVisible();
 });
 
-test('a member\'s plain search looks for whom their orientation seeks, and follows a change of it at once', async ({ page, request }) => {
+test('a member\'s plain search looks for whom their orientation seeks, and follows a change of it at once', { tag: '@any-width' }, async ({ page, request }) => {
   const me = await createMember(request, `Seeker${Date.now()}`, 'male', '1984-04-04');
   await skipEntryWarning(page);
   await login(page, me.email);
@@ -123,7 +123,7 @@ test('search filters and pages load without a reload; visited pages come from th
   await context.close();
 });
 
-test('without JavaScript the search form is a plain GET and pages are plain links', async ({ browser, baseURL }) => {
+test('without JavaScript the search form is a plain GET and pages are plain links', { tag: '@any-width' }, async ({ browser, baseURL }) => {
   const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto('/members');
@@ -138,7 +138,7 @@ test('without JavaScript the search form is a plain GET and pages are plain link
   await context.close();
 });
 
-test('the gay site does not let visitors search', async ({ page }) => {
+test('the gay site does not let visitors search', { tag: '@any-width' }, async ({ page }) => {
   await skipEntryWarning(page);
   await page.goto(onHost('gay.localhost', '/members'));
   await expect(page).toHaveURL(/\/login\?next=\/members$/);
@@ -243,7 +243,7 @@ test('a member fills the whole profile and uploads a photo; a moderator approves
   await expect(note).toContainText(/Hiking on Sundays,\s+wine on Fridays\./);
 });
 
-test('member pages are sent again from the page cache only while what they show is the same: a reload after another member\'s change shows it', async ({ page, request, browser, baseURL }) => {
+test('member pages are sent again from the page cache only while what they show is the same: a reload after another member\'s change shows it', { tag: '@any-width' }, async ({ page, request, browser, baseURL }) => {
   test.setTimeout(60_000);
   await skipEntryWarning(page);
   const stamp = Date.now() % 100000;
@@ -292,7 +292,7 @@ test('member pages are sent again from the page cache only while what they show 
   await authorContext.close();
 });
 
-test('with permission, the browser position fills country, region and city', async ({ browser, baseURL, request }) => {
+test('with permission, the browser position fills country, region and city', { tag: '@any-width' }, async ({ browser, baseURL, request }) => {
   const context = await browser.newContext({ baseURL, geolocation: { latitude: 52.09, longitude: 5.12 }, permissions: ['geolocation'] });
   const page = gotoHydrates(await context.newPage());
   await skipEntryWarning(page);
@@ -345,6 +345,25 @@ test('the swipe game works with keys, drag and buttons', async ({ page, request,
   await page.getByRole('button', { name: t('profile.like') }).click();
   await expect(card).not.toHaveAttribute('data-card-id', current as string);
   await expect(page.getByText(t('swipe.remaining', { count: 50 - 4 }))).toBeVisible();
+
+  // On the narrowest phone the card and its buttons sit inside the page with even margins, in one row.
+  if (isMobile) {
+    await page.setViewportSize({ width: 320, height: 640 });
+    const boxes = await page.locator('.swipe-card, .swipe-buttons .btn').evaluateAll((els) => els.map((el) => {
+      const r = el.getBoundingClientRect();
+      return { left: Math.round(r.left), right: Math.round(innerWidth - r.right), top: Math.round(r.top) };
+    }));
+    const [cardBox, ...buttons] = boxes;
+    expect(Math.abs(cardBox.left - cardBox.right), JSON.stringify(cardBox)).toBeLessThanOrEqual(1);
+    expect(cardBox.left).toBeGreaterThanOrEqual(8);
+    expect(new Set(buttons.map((b) => b.top)).size, 'the three buttons in one row').toBe(1);
+    expect(Math.min(...buttons.map((b) => Math.min(b.left, b.right)))).toBeGreaterThanOrEqual(8);
+    // The arrow-key tip is for keyboards; the count of cards left stays.
+    await expect(page.getByText(t('swipe.keys'))).toBeHidden();
+    await expect(page.getByText(t('swipe.remaining', { count: 50 - 4 }))).toBeVisible();
+  } else {
+    await expect(page.getByText(t('swipe.keys'))).toBeVisible();
+  }
 });
 
 test('the match finder guides through who, age, where and interests to likeable matches', async ({ page, request }) => {

@@ -6,7 +6,7 @@ import { acceptEntryWarning, expect, onHost, skipEntryWarning, test, tr } from '
 
 test.describe('home page and locales', () => {
   for (const locale of ['en', 'de', 'nl'] as const) {
-    test(`renders the home page in ${locale}`, async ({ page, context }) => {
+    test(`renders the home page in ${locale}`, { tag: '@any-width' }, async ({ page, context }) => {
       await context.addCookies([{ name: 'lang', value: locale, url: onHost('localhost') }]);
       await skipEntryWarning(page);
       await page.goto('/');
@@ -55,7 +55,7 @@ test.describe('home page and locales', () => {
 });
 
 test.describe('static pages', () => {
-  test('every static page answers 200 in every locale, in its own language', async ({ request }) => {
+  test('every static page answers 200 in every locale, in its own language', { tag: '@any-width' }, async ({ request }) => {
     for (const locale of LOCALES) {
       for (const page of STATIC_PAGES) {
         const res = await request.get(`/${locale}/${page}`);
@@ -70,7 +70,7 @@ test.describe('static pages', () => {
     }
   });
 
-  test('the unprefixed URL follows the lang cookie and fills the site data', async ({ request }) => {
+  test('the unprefixed URL follows the lang cookie and fills the site data', { tag: '@any-width' }, async ({ request }) => {
     const nl = await request.get('/terms', { headers: { cookie: 'lang=nl' } });
     expect(await nl.text()).toContain('<html lang="nl-NL"');
     const html = await (await request.get('/service', { headers: { host: `rijpe.localhost:4399`, cookie: 'lang=en' } })).text();
@@ -80,13 +80,13 @@ test.describe('static pages', () => {
     expect(terms).toContain('March 15, 2024');
   });
 
-  test('serves a sitemap with hreflang alternates per site', async ({ request }) => {
+  test('serves a sitemap with hreflang alternates per site', { tag: '@any-width' }, async ({ request }) => {
     const xml = await (await request.get('/sitemap.xml', { headers: { host: 'gay.localhost:4399' } })).text();
     expect(xml).toContain('<loc>https://maennerhafen.example/de/terms</loc>');
     expect(xml).toContain('hreflang="fi-FI"');
   });
 
-  test('ships at most 15 KB of gzipped JavaScript', async ({ page }) => {
+  test('ships at most 15 KB of gzipped JavaScript', { tag: '@any-width' }, async ({ page }) => {
     await skipEntryWarning(page);
     let total = 0;
     page.on('response', async (res) => {
@@ -97,7 +97,7 @@ test.describe('static pages', () => {
     expect(total).toBeLessThanOrEqual(15 * 1024);
   });
 
-  test('answers with brotli, ETag and 304', async ({ request }) => {
+  test('answers with brotli, ETag and 304', { tag: '@any-width' }, async ({ request }) => {
     const res = await request.get('/en/privacy', { headers: { 'accept-encoding': 'gzip' } });
     expect(res.headers()['content-encoding']).toBe('gzip');
     const etag = res.headers().etag;
@@ -108,7 +108,7 @@ test.describe('static pages', () => {
 });
 
 test.describe('errors and safety', () => {
-  test('shows the 404 page with a link home', async ({ page }) => {
+  test('shows the 404 page with a link home', { tag: '@any-width' }, async ({ page }) => {
     await skipEntryWarning(page);
     const res = await page.goto('/does-not-exist');
     expect(res?.status()).toBe(404);
@@ -117,7 +117,7 @@ test.describe('errors and safety', () => {
     await expect(page).toHaveURL(/\/$/);
   });
 
-  test('shows the error page with status 500 when a page fails', async ({ page }) => {
+  test('shows the error page with status 500 when a page fails', { tag: '@any-width' }, async ({ page }) => {
     await skipEntryWarning(page);
     const res = await page.goto('/dev/error');
     expect(res?.status()).toBe(500);
@@ -126,7 +126,7 @@ test.describe('errors and safety', () => {
     await expect(page.getByText('Deliberate failure')).toHaveCount(0);
   });
 
-  test('shows the fallback page with status 500 when the error page fails too', async ({ page }) => {
+  test('shows the fallback page with status 500 when the error page fails too', { tag: '@any-width' }, async ({ page }) => {
     const res = await page.goto('/dev/error?error-page-fails');
     expect(res?.status()).toBe(500);
     expect(res?.headers()['content-type']).toContain('text/html');
@@ -135,7 +135,7 @@ test.describe('errors and safety', () => {
     await expect(page.getByText('Deliberate failure')).toHaveCount(0);
   });
 
-  test('sends security headers everywhere', async ({ request }) => {
+  test('sends security headers everywhere', { tag: '@any-width' }, async ({ request }) => {
     for (const path of ['/', '/terms', '/does-not-exist', '/api/settings.php', '/api/nope.php']) {
       const h = (await request.get(path)).headers();
       expect(h['x-content-type-options'], path).toBe('nosniff');
@@ -149,7 +149,7 @@ test.describe('errors and safety', () => {
 });
 
 test.describe('sites', () => {
-  test('two sites on two hosts show their own names and colours', async ({ page }) => {
+  test('two sites on two hosts show their own names and colours', { tag: '@any-width' }, async ({ page }) => {
     await skipEntryWarning(page);
     await page.goto(onHost('gay.localhost', '/'));
     await expect(page.locator('.brand-name')).toHaveText('Männerhafen');

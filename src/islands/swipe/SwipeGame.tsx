@@ -102,7 +102,7 @@ export function SwipeGame(props: Props) {
         <a className="btn btn-ghost" href={`/members/${card.id}`}>{t('swipe.open')}</a>
         <button type="button" className="btn btn-primary" onClick={() => decide('like')} aria-keyshortcuts="ArrowRight">{t('profile.like')}</button>
       </div>
-      <p className="field-hint">{t('swipe.keys')}</p>
+      <p className="field-hint swipe-keys">{t('swipe.keys')}</p>
     </div>
   );
 }
