@@ -26,7 +26,8 @@ export default defineConfig({
   // logic (the console's phone layout: admin-console.spec.ts). Specs that set their widths themselves run
   // in one project: choice-cards (320, 390, 1280 px) on the desktop, phone-widths (320–414 px) on the phone.
   projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions }, testIgnore: [...IGNORED, '**/phone-widths.spec.ts'] },
+    // Tests tagged @phones check what is tightest on a phone, and only there (their desktop side is covered elsewhere).
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions }, grepInvert: /@phones/, testIgnore: [...IGNORED, '**/phone-widths.spec.ts'] },
     {
       name: 'phone', use: { ...devices['Pixel 7'], launchOptions }, grepInvert: /@any-width/,
       testIgnore: [...IGNORED, ...['choice-cards', 'admin', 'bad-input', 'feedback', 'language', 'member-frames', 'pwa', 'safety-images', 'security', 'truthful-messages', 'wire'].map((spec) => `**/${spec}.spec.ts`)],

@@ -83,6 +83,16 @@ test('two members match, chat live, pay per message, exchange a gift and a photo
   await page.goto(`/members/${bob.profileId}/chat`);
   await expect(page.getByText(t('chat.price', { credits: MESSAGE_PRICE }))).toBeVisible();
   await balance(page, SIGNUP_CREDITS);
+  // Nothing floats over the composer: the push offer (un-hidden once the browser said it can do push)
+  // waits for the other member pages.
+  await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-push-alert]')?.hidden === false, undefined, { timeout: 5_000 }).catch(() => undefined);
+  expect(await composer(page).evaluate((box) => {
+    const r = box.getBoundingClientRect();
+    return [r.left + 8, r.left + r.width / 2, r.right - 8].every((x) => {
+      const hit = document.elementFromPoint(x, r.top + r.height / 2);
+      return hit === box || box.contains(hit);
+    });
+  })).toBe(true);
   await composer(page).fill('Hi Bob, nice to match!');
   await composer(page).press('Enter');
   await expect(page).toHaveURL(/\/chats\/\d+$/);

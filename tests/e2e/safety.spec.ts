@@ -10,7 +10,7 @@ async function memberPage(browser: Browser, baseURL: string | undefined, isMobil
   return gotoHydrates(await context.newPage());
 }
 
-test('an off-platform message: the sender confirms, the recipient reports it in one tap, a moderator suspends the sender', async ({ page, browser, request, baseURL, isMobile }) => {
+test('an off-platform message: the sender confirms, the recipient reports it in one tap, a moderator suspends the sender', { tag: '@any-width' }, async ({ page, browser, request, baseURL, isMobile }) => {
   test.setTimeout(150_000);
   const ann = await createMember(request, 'Safa', 'female');
   const bob = await createMember(request, 'Safb', 'male');
