@@ -73,7 +73,7 @@ const csp = defineMiddleware(async (astro, next) => {
   headers.set('Cache-Control', PAGE_CACHE_CONTROL);
   // The page is whole here: compressed in one call, which costs a third of a compression stream per
   // response (the node entry's compression then leaves it alone; unusual Accept-Encoding headers are its job).
-  const page = compressedPage(html, import.meta.env.PROD ? plainEncoding(astro.request.headers.get('accept-encoding') ?? undefined) : null);
+  const page = await compressedPage(html, import.meta.env.PROD ? plainEncoding(astro.request.headers.get('accept-encoding') ?? undefined) : null);
   if (page.encoding) {
     headers.set('Content-Encoding', page.encoding);
     headers.append('Vary', 'Accept-Encoding');

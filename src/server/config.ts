@@ -35,8 +35,6 @@ export interface Config {
   rateLimitFactor: number;
   /** How long a process may reuse a session lookup (ms; 0 turns the cache off). */
   sessionCacheMs: number;
-  /** How long a member page may be sent again unrendered while its loaded inputs are the same (ms; 0: off). */
-  pageCacheMs: number;
   /** Member pages made from a kept layout and a fresh body, without Astro's pipeline (src/server/pages/member-frame.ts); `MEMBER_FRAMES=0` turns it off. */
   memberFrames: boolean;
   logLevel: string;
@@ -143,7 +141,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: Number(env.BODY_LIMIT_BYTES ?? 1024 * 1024),
     rateLimitFactor: Math.max(1, Number(env.RATE_LIMIT_FACTOR ?? 1) || 1),
     sessionCacheMs: Math.max(0, Number(env.SESSION_CACHE_MS ?? 2000) || 0),
-    pageCacheMs: Math.max(0, Number(env.PAGE_CACHE_MS ?? 3000) || 0),
     memberFrames: env.MEMBER_FRAMES !== '0',
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     // Production never seeds unless asked, and even then never the demo logins (see seed.ts).

@@ -1,4 +1,5 @@
-import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, gzip, constants as zlibConstants } from 'node:zlib';
 import compression from 'compression';
 
 /** Answers below this many bytes are sent as they are. */
@@ -40,10 +41,8 @@ export function plainEncoding(header: string | undefined): 'br' | 'gzip' | null 
   return listed.includes('deflate') ? undefined : null;
 }
 
-/** A body compressed as createCompression would, once. */
-export function compressOnce(body: string, encoding: 'br' | 'gzip'): Buffer {
-  return encoding === 'br' ? brotliCompressSync(body, BROTLI) : gzipSync(body, GZIP);
-}
+const brotliOnce = promisify(brotliCompress);
+const gzipOnce = promisify(gzip);
 
 /** Cache-Control of a page rendered on request (Astro's, src/middleware.ts, and framed member pages). */
 export const PAGE_CACHE_CONTROL = 'private, no-cache';
@@ -51,9 +50,10 @@ export const PAGE_CACHE_CONTROL = 'private, no-cache';
 /**
  * A whole HTML page as it goes out: compressed in one call with the client's plain choice of encoding when
  * it is long enough, else as it is (`encoding` null). Astro's pages (src/middleware.ts) and framed member pages
- * (src/server/pages/framed-page.ts) both send pages this way.
+ * (src/server/pages/framed-page.ts) both send pages this way. The compression runs on libuv's thread pool, not
+ * on the event loop: it was a sixth of a member page's first view there (docs/performance.md, "First views").
  */
-export function compressedPage(html: string, encoding: 'br' | 'gzip' | null | undefined): { body: string | Buffer; encoding: 'br' | 'gzip' | null } {
-  if (encoding && Buffer.byteLength(html) >= COMPRESS_THRESHOLD) return { body: compressOnce(html, encoding), encoding };
+export async function compressedPage(html: string, encoding: 'br' | 'gzip' | null | undefined): Promise<{ body: string | Buffer; encoding: 'br' | 'gzip' | null }> {
+  if (encoding && Buffer.byteLength(html) >= COMPRESS_THRESHOLD) return { body: await (encoding === 'br' ? brotliOnce(html, BROTLI) : gzipOnce(html, GZIP)), encoding };
   return { body: html, encoding: null };
 }

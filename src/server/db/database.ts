@@ -278,6 +278,11 @@ export function openDatabase(url: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // Reads from memory: a page cache of SQLITE_CACHE_MB (64; SQLite's own default is 2 MiB, so a member's
+  // first view read most pages of their rows again through a system call each) and the file mapped up to
+  // 256 MiB (pages read in place, not copied). See docs/performance.md, "First views".
+  sqlite.pragma(`cache_size = -${Math.round(Number(process.env.SQLITE_CACHE_MB ?? 64) * 1024)}`);
+  if (file !== ':memory:') sqlite.pragma(`mmap_size = ${256 * 1024 * 1024}`);
   const synced = groupCommit(file === ':memory:' ? null : `${path.resolve(file)}-wal`);
   // Checkpoints on a worker thread (src/server/db/checkpointer.ts), not inside a commit on the event loop.
   const checkpoints = file === ':memory:' ? undefined : checkpointer(sqlite, path.resolve(file));

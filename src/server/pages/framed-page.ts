@@ -67,7 +67,7 @@ export async function sendFramed(frames: FrameStore, req: IncomingMessage, res: 
   res.setHeader('Content-Type', 'text/html');
   res.setHeader('Content-Security-Policy', contentSecurityPolicy(frameScriptHashes(frame, fill)));
   res.setHeader('Cache-Control', PAGE_CACHE_CONTROL);
-  const sent = compressedPage(page, encoding);
+  const sent = await compressedPage(page, encoding);
   if (sent.encoding) res.setHeader('Content-Encoding', sent.encoding);
   // As the compression middleware says of every answer it could have compressed.
   res.appendHeader('Vary', 'Accept-Encoding');

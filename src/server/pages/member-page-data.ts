@@ -1,6 +1,5 @@
 import type { Expression } from 'kysely';
 import { lookingFor } from '../../shared/profile-options';
-import { createHash } from 'node:crypto';
 import { jsonArrayFrom, jsonRows, preparedQuery } from '../db/database';
 import { type OwnPhoto, ownPhotosQuery } from '../photos/photos.service';
 import { searchProfiles } from '../profiles/profiles.service';
@@ -11,18 +10,10 @@ import { SearchQuerySchema } from '../../shared/profiles.contract';
 import { TRACKING_PARAMS } from '../../shared/tracking';
 
 /**
- * What a member page shows, read before it is rendered (src/server/main.ts) or by the page itself.
- *
- * The contract that lets the page cache reuse a render after the database changed
- * (src/server/pages/page-cache.ts): a page with a loader here renders from exactly
- *   - the request (site, host, URL, cookies, language, country, encoding: the cache key),
- *   - the signed-in member as the session describes them (`SessionUser`),
- *   - the value its loader answers (JSON-serialisable),
- *   - static inputs (the site's configuration, the catalogs, the build) and the clock,
- * and reads nothing else. Two views with equal member and equal loaded value are then the same page
- * (up to the clock, which the cache's age limit bounds), so a render may be sent again when a fresh
- * load answers the same value — whatever else was written meanwhile. A page that needs another input
- * adds it to its loader's value.
+ * What a member page shows, read before it is rendered (src/server/pages/page-steps.ts) or by the page itself:
+ * the node entry runs the page's loader, hands its value to the page (`locals.pageData`), and the page's body
+ * (src/server/pages/bodies) renders from exactly that value, the member as the session describes them
+ * (`SessionUser`), the request and static inputs (site configuration, catalogs, build).
  */
 export interface MemberPageData {
   /** The route the value was loaded for (a rewrite to another page never reads it). */
@@ -101,7 +92,3 @@ export async function pageData<R extends MemberPageRoute>(locals: App.Locals, ro
   return (await LOADERS[route].load(locals, url)) as Loaded<R>;
 }
 
-/** Fingerprint of everything a member page renders from besides the request and static inputs. */
-export function pageInputsDigest(user: unknown, data: MemberPageData): string {
-  return createHash('sha256').update(JSON.stringify(user)).update('\n').update(data.route).update('\n').update(JSON.stringify(data.value)).digest('base64url');
-}

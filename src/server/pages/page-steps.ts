@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { inTimeBonusWindow } from '../../shared/constants';
 import { getT } from '../../shared/i18n';
 import { type AccountsDeps, describeUser, memberForSession } from '../accounts/accounts.service';
 import { AUTH_COOKIE } from '../api/session';
@@ -8,8 +7,7 @@ import type { Config } from '../config';
 import { cookieValue, createRequestContext } from '../context/request-context';
 import type { Exchange, Step } from '../request-pipeline';
 import { FrameStore, sendFramed } from './framed-page';
-import { memberPageLoader, pageInputsDigest } from './member-page-data';
-import { createPageCache } from './page-cache';
+import { memberPageLoader } from './member-page-data';
 import { NOT_FOUND, pageRequestProblem, REQUEST_ERROR_PATH } from './request-guard';
 
 /** Astro's server build in middleware mode (dist/server/entry.mjs). */
@@ -25,21 +23,19 @@ export interface PageExchange extends Exchange {
 /**
  * The node entry's two page steps (src/server/main.ts):
  *
- * - `memberPages`: looks up who asks (the session), and answers a signed-in member's page from the page
- *   cache (src/server/pages/page-cache.ts) or from their kept layout frame with a fresh body
- *   (src/server/pages/member-frame.ts) when it can; otherwise leaves the page's locals for Astro.
+ * - `memberPages`: looks up who asks (the session), and answers a signed-in member's page from its kept
+ *   layout frame with a fresh body (src/server/pages/member-frame.ts) when it can; otherwise leaves the
+ *   page's locals for Astro.
  * - `astro`: Astro renders the page (its middleware, src/middleware.ts, adds the CSP and compresses);
  *   a path no route matches gets the 404 page, once.
  */
 export function createPageSteps(app: AppContext, config: Config, astro: AstroHandler, compress: Around) {
   const accounts: AccountsDeps = { app, mailer: app.mailer, limits: app.limits };
-  // Member pages sent again while what they show loads the same (src/server/pages/page-cache.ts).
-  const pages = createPageCache(app.clock, config.pageCacheMs);
   // Layouts of member pages kept to put fresh bodies in (src/server/pages/member-frame.ts).
   const frames = config.memberFrames ? new FrameStore() : null;
 
   const memberPages: Step = async (exchange: PageExchange) => {
-    const { req, res, url, endpoint, secure } = exchange;
+    const { req, res, url, endpoint } = exchange;
     const ctx = createRequestContext(app.sites, { headers: req.headers }, config, endpoint);
     // Bad input never reaches a page: the error page answers with its 4xx (src/middleware.ts).
     // A path Astro could not even decode is swapped for one it can route.
@@ -48,29 +44,19 @@ export function createPageSteps(app: AppContext, config: Config, astro: AstroHan
     const token = cookieValue(req.headers.cookie, AUTH_COOKIE);
     // A form post (login, signup without JavaScript …) is answered once its writes are on disk.
     if (req.method !== 'GET' && req.method !== 'HEAD') holdEndUntilDurable(res, app);
-    const cacheKey = pages && !pageProblem ? pages.keyOf(req, { siteId: ctx.site.id, secure, locale: ctx.locale, country: ctx.country, token }) : null;
     const member = await memberForSession(accounts, ctx.site, token);
     const user = member ? await describeUser(accounts, ctx.site, member.user, member) : null;
     const locals: App.Locals = { ctx, t: getT(ctx.locale), user, session: member, services: { app, accounts }, pageProblem };
     exchange.locals = locals;
     if (user === null) return false;
-    // A member whose exact page is cached gets it again; the session was looked up (and is still valid)
-    // first. Not during the time bonus: its countdown is set from the server clock of the render.
-    const cacheable = pages !== null && cacheKey !== null && !inTimeBonusWindow(user, app.clock.now());
-    // A member's page may also be made from its kept layout and a fresh body, for a GET without bad input.
+    // A member's page is made from its kept layout and a fresh body, for a GET without bad input.
     const pathname = url.split('?', 1)[0] ?? url;
     const framed = frames !== null && req.method === 'GET' && !pageProblem;
-    const loader = cacheable || framed ? memberPageLoader(pathname) : null;
-    // Load what the page shows: the same inputs give the same page. A load that fails is left to the
-    // page, which loads again and fails into Astro's error page.
+    const loader = framed ? memberPageLoader(pathname) : null;
+    // Load what the page shows. A load that fails is left to the page, which loads again and fails into
+    // Astro's error page.
     const loaded = loader ? await loader.load(locals, new URL(url, 'http://page')).then((value) => ({ value }), () => null) : null;
     if (loader && loaded) locals.pageData = { route: loader.route, value: loaded.value };
-    if (cacheable) {
-      // Exact when rendered from the same inputs (member and loaded value); else rendered and kept by them.
-      const digest = locals.pageData ? pageInputsDigest(user, locals.pageData) : null;
-      if (pages.serve(cacheKey, res, digest)) return true;
-      pages.record(cacheKey, res, digest);
-    }
     return framed && frames !== null && locals.pageData !== undefined && sendFramed(frames, req, res, locals, user, url, pathname);
   };
 
