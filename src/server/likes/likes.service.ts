@@ -1,23 +1,23 @@
-import type { InferResult } from 'kysely';
+import type { InferResult, Kysely } from 'kysely';
 import type { AutoLikeResponse, LikedByProfile, LikesResponse } from '../../shared/chat.contract';
 import type { ProfileCard } from '../../shared/profiles.contract';
 import type { Site } from '../../shared/site.schema';
 import type { AppContext } from '../app-context';
-import { jsonArrayFrom, jsonRows } from '../db/database';
-import type { User } from '../db/schema';
+import { jsonArrayFrom, jsonRows, preparedQuery } from '../db/database';
+import type { Database, User } from '../db/schema';
 import { cardsByIds, requireOwnProfile } from '../profiles/profiles.service';
 
 const LIST_LIMIT = 300;
 
 /** Likes rows of this member towards (or from) active profiles of the site, with blocks removed both ways. */
-function likesQuery(app: AppContext, site: Site, own: number, direction: 'given' | 'received') {
+function likesQuery(db: Kysely<Database>, siteId: string, own: number, direction: 'given' | 'received') {
   const [self, other] = direction === 'given' ? (['liker_profile_id', 'liked_profile_id'] as const) : (['liked_profile_id', 'liker_profile_id'] as const);
-  return app.db.db
+  return db
     .selectFrom('likes')
     .innerJoin('profiles as p', 'p.id', `likes.${other}`)
     .select([`likes.${other} as profile_id`, 'likes.is_new', 'likes.created_at', 'likes.shown_at'])
     .where(`likes.${self}`, '=', own)
-    .where('p.site_id', '=', site.id)
+    .where('p.site_id', '=', siteId)
     .where('p.status', '=', 'active')
     .where((eb) => eb.not(eb.exists(
       eb.selectFrom('blocks').select('blocks.created_at').where((b) => b.or([
@@ -30,18 +30,20 @@ function likesQuery(app: AppContext, site: Site, own: number, direction: 'given'
 /** A row of `likesQuery`: the other member's profile and the like's state. */
 type LikeRow = InferResult<ReturnType<typeof likesQuery>>[number];
 
+/** Both lists in one statement (each a JSON array in its order), compiled once. */
+const bothLists = preparedQuery((db, own: number, siteId: string) => db.selectNoFrom([
+  jsonArrayFrom(db, likesQuery(db, siteId, own, 'given').orderBy('likes.created_at', 'desc').limit(LIST_LIMIT) as never).as('given'),
+  jsonArrayFrom(db, likesQuery(db, siteId, own, 'received').orderBy('likes.is_new', 'desc').orderBy('likes.created_at', 'desc').limit(LIST_LIMIT) as never).as('received'),
+]), [-424242, '\u0000site']);
+
 /** GET likes: given likes, received likes (new first, then newest), and matches (liked both ways). */
 export async function listLikes(app: AppContext, site: Site, user: User): Promise<LikesResponse> {
   const db = app.db.db;
   const own = await requireOwnProfile(db, user);
   const now = app.clock.now();
-  // Both lists in one statement (each a JSON array in its order).
-  const lists = await db.selectNoFrom([
-    jsonArrayFrom(db, likesQuery(app, site, own, 'given').orderBy('likes.created_at', 'desc').limit(LIST_LIMIT) as never).as('given'),
-    jsonArrayFrom(db, likesQuery(app, site, own, 'received').orderBy('likes.is_new', 'desc').orderBy('likes.created_at', 'desc').limit(LIST_LIMIT) as never).as('received'),
-  ]).executeTakeFirstOrThrow();
-  const given = jsonRows<LikeRow>(lists.given);
-  const received = jsonRows<LikeRow>(lists.received);
+  const [lists] = (await bothLists(db, own, site.id)).rows;
+  const given = jsonRows<LikeRow>(lists?.given);
+  const received = jsonRows<LikeRow>(lists?.received);
   const cards = new Map((await cardsByIds(db, [...new Set([...given, ...received].map((r) => r.profile_id))], now)).map((c) => [c.id, c]));
   const card = (id: number) => cards.get(id) as ProfileCard;
   const givenIds = new Set(given.map((r) => r.profile_id));
@@ -61,7 +63,7 @@ export async function listLikes(app: AppContext, site: Site, user: User): Promis
 export async function nextPendingLike(app: AppContext, site: Site, user: User): Promise<AutoLikeResponse> {
   const own = await requireOwnProfile(app.db.db, user);
   const now = app.clock.now();
-  const pending = await likesQuery(app, site, own, 'received').where('likes.shown_at', 'is', null).orderBy('likes.created_at', 'desc').limit(1).executeTakeFirst();
+  const pending = await likesQuery(app.db.db, site.id, own, 'received').where('likes.shown_at', 'is', null).orderBy('likes.created_at', 'desc').limit(1).executeTakeFirst();
   if (!pending) return { profile: null, match: false };
   const claimed = await app.db.db
     .updateTable('likes')
