@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { excludedMatchesQuery } from '../../src/server/profiles/profiles.service';
+import { excludedMatchesQuery, filterValues } from '../../src/server/profiles/profiles.service';
 import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
 
 // Lookups of a chat by its id go through an index, never a read of every member's chat rows: the send's
@@ -52,7 +52,7 @@ describe.each(DIALECTS)('the search\'s excluded profiles (%s)', (dialect) => {
 
   it('looks each one up by primary key', async () => {
     const filters = { gender: 'female', country: 'DE', min_age: 25, max_age: 60 } as const;
-    const q = excludedMatchesQuery(t.app.db.db, t.app.sites.defaultSite, 5, filters, Date.UTC(2026, 10, 28)).compile();
+    const q = excludedMatchesQuery(t.app.db.db, t.app.sites.defaultSite.id, 5, filterValues(filters, Date.UTC(2026, 10, 28))).compile();
     const detail = dialect === 'sqlite'
       ? (t.app.db.raw.sqlite!.prepare(`explain query plan ${q.sql}`).all(...(q.parameters as unknown[])) as { detail: string }[]).map((r) => r.detail).join('\n')
       : (await t.app.db.db.executeQuery<{ 'QUERY PLAN': string }>({ ...q, sql: `explain ${q.sql}` })).rows.map((r) => r['QUERY PLAN']).join('\n');

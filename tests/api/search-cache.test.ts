@@ -92,6 +92,35 @@ for (const dialect of DIALECTS) {
       expect(leaView.results.map((r) => r.id)).toContain(viewer.profileId);
     });
 
+    it('leaves out the viewer and whom they blocked for every shape of the filters, each shape\'s statement compiled once', async () => {
+      const viewer = await activeMember(t, 'Quirinus', { gender: 'male', region: 'utrecht' });
+      const blocked = await activeMember(t, 'Reinout', { gender: 'male', region: 'utrecht' });
+      expect((await t.request('/api/block.php', post(viewer.cookie, { profile_id: blocked.profileId }))).status).toBe(200);
+      // Each query twice in a row and shapes repeated with other values: a statement compiled for one shape or
+      // one set of values must never answer for another.
+      const cases: [string, number][] = [
+        ['gender=male&country=NL&countryregion=utrecht', 2],
+        ['gender=female&country=NL&countryregion=utrecht', 0],
+        ['country=NL&countryregion=utrecht', 2],
+        ['country=NL&countryregion=drenthe', 0],
+        ['country=NL&countryregion=utrecht&min_age=18&max_age=99', 2],
+        ['country=NL&countryregion=utrecht&min_age=97&max_age=99', 0],
+        ['gender=male&country=NL&countryregion=utrecht&min_age=18', 2],
+        ['gender=male&country=BE&countryregion=utrecht&min_age=18', 0],
+        ['gender=male', 2],
+        ['gender=female', 0],
+      ];
+      for (const [query, excluded] of cases) {
+        for (let i = 0; i < 2; i++) {
+          const visitor = await search(query);
+          const member = await search(query, viewer.cookie);
+          expect(member.numResults, query).toBe(Math.max(0, visitor.numResults - excluded));
+          expect(member.results.map((r) => r.id), query).not.toContain(viewer.profileId);
+          expect(member.results.map((r) => r.id), query).not.toContain(blocked.profileId);
+        }
+      }
+    });
+
     it('never counts or lists the viewer', async () => {
       const ola = await activeMember(t, 'Olaleye', { gender: 'female', region: 'groningen' });
       const visitor = await search('gender=female&country=NL&countryregion=groningen');

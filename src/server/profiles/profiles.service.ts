@@ -71,19 +71,39 @@ export interface Filters {
   max_age?: number;
 }
 
+/** The filters as the statements compare them: the ages as birth-date bounds on the day of `now`. */
+export interface FilterValues {
+  gender?: 'male' | 'female';
+  country?: string;
+  countryregion?: string;
+  /** Born on or before (min_age). */
+  bornBy?: string;
+  /** Born after (max_age). */
+  bornAfter?: string;
+}
+
+export function filterValues(f: Filters, now: number): FilterValues {
+  return {
+    gender: f.gender || undefined, country: f.country || undefined, countryregion: f.countryregion || undefined,
+    bornBy: f.min_age !== undefined ? birthDateForAge(now, f.min_age) : undefined,
+    bornAfter: f.max_age !== undefined ? birthDateForAge(now, f.max_age + 1) : undefined,
+  };
+}
+
 /** A profile this viewer may see that matches the filters. */
-function matching(eb: ExpressionBuilder<Database, 'profiles'>, site: Site, viewerProfileId: number | null, f: Filters, now: number) {
-  const conditions = [visibleTo(eb, site.id, viewerProfileId)];
-  if (f.gender) conditions.push(eb('profiles.gender', '=', f.gender));
-  if (f.country) conditions.push(eb('profiles.country', '=', f.country));
-  if (f.countryregion) conditions.push(eb('profiles.region', '=', f.countryregion));
-  if (f.min_age !== undefined) conditions.push(eb('profiles.birth_date', '<=', birthDateForAge(now, f.min_age)));
-  if (f.max_age !== undefined) conditions.push(eb('profiles.birth_date', '>', birthDateForAge(now, f.max_age + 1)));
+function matching(eb: ExpressionBuilder<Database, 'profiles'>, siteId: string, viewerProfileId: number | null, v: FilterValues) {
+  const conditions = [visibleTo(eb, siteId, viewerProfileId)];
+  if (v.gender !== undefined) conditions.push(eb('profiles.gender', '=', v.gender));
+  if (v.country !== undefined) conditions.push(eb('profiles.country', '=', v.country));
+  if (v.countryregion !== undefined) conditions.push(eb('profiles.region', '=', v.countryregion));
+  if (v.bornBy !== undefined) conditions.push(eb('profiles.birth_date', '<=', v.bornBy));
+  if (v.bornAfter !== undefined) conditions.push(eb('profiles.birth_date', '>', v.bornAfter));
   return eb.and(conditions);
 }
 
 function filtered(db: Kysely<Database>, site: Site, viewerProfileId: number | null, f: Filters, now: number) {
-  return db.selectFrom('profiles').where((eb) => matching(eb, site, viewerProfileId, f, now));
+  const values = filterValues(f, now);
+  return db.selectFrom('profiles').where((eb) => matching(eb, site.id, viewerProfileId, values));
 }
 
 /** How many profiles match, up to SEARCH_COUNT_CAP + 1: the filter index alone answers it, without the photo join. */
@@ -135,18 +155,44 @@ async function baseCount(app: AppContext, site: Site, f: Filters, now: number): 
  */
 function excludedMatches(app: AppContext, site: Site, viewerProfileId: number | null, f: Filters, now: number): Promise<number[]> {
   if (viewerProfileId === null) return Promise.resolve([]);
-  return excludedMatchesQuery(app.db.db, site, viewerProfileId, f, now).execute().then((rows) => rows.map((r) => r.id));
+  const values = filterValues(f, now);
+  return excludedMatchesOfShape(values)(app.db.db, viewerProfileId, site.id, values).then(({ rows }) => rows.map((r) => r.id));
+}
+
+/** The filters a statement compares (`FilterValues`), in one order: a statement's shape is which of them are set. */
+const FILTER_VALUES = ['gender', 'country', 'countryregion', 'bornBy', 'bornAfter'] as const;
+/** Placeholders of the filter values in a compiled statement (never real values: see `preparedQuery`). */
+const FILTER_PLACEHOLDERS = FILTER_VALUES.map((key) => `\u0000${key}`);
+type ExclusionsRunner = (db: Kysely<Database>, viewerProfileId: number, siteId: string, values: FilterValues) => Promise<{ rows: { id: number }[] }>;
+const exclusionsByShape = new Map<string, ExclusionsRunner>();
+
+/**
+ * `excludedMatchesQuery` compiled once per shape of the filters (at most 32): building and compiling it with Kysely
+ * on every member search cost more than running it (about 75 µs of a `/members` first view).
+ */
+function excludedMatchesOfShape(values: FilterValues): ExclusionsRunner {
+  const shape = FILTER_VALUES.map((key) => (values[key] === undefined ? '-' : '+')).join('');
+  let run = exclusionsByShape.get(shape);
+  if (!run) {
+    const set = FILTER_VALUES.filter((key) => values[key] !== undefined);
+    const query = preparedQuery((db, viewer: number, siteId: string, ...slots: string[]) =>
+      excludedMatchesQuery(db, siteId, viewer, Object.fromEntries(set.map((key) => [key, slots[FILTER_VALUES.indexOf(key)]])) as FilterValues),
+    [-424242, '\u0000site', ...FILTER_PLACEHOLDERS]);
+    run = (db, viewer, siteId, v) => query(db, viewer, siteId, ...FILTER_VALUES.map((key, i) => v[key] ?? (FILTER_PLACEHOLDERS[i] as string)));
+    exclusionsByShape.set(shape, run);
+  }
+  return run;
 }
 
 /** `excludedMatches`' statement (its plan is tested: tests/api/query-plans.test.ts). */
-export function excludedMatchesQuery(db: Kysely<Database>, site: Site, viewerProfileId: number, f: Filters, now: number) {
+export function excludedMatchesQuery(db: Kysely<Database>, siteId: string, viewerProfileId: number, v: FilterValues) {
   const hidden = db.selectNoFrom((eb) => eb.val(viewerProfileId).as('id'))
     .unionAll(db.selectFrom('blocks').select('blocked_profile_id as id').where('blocker_profile_id', '=', viewerProfileId))
     .unionAll(db.selectFrom('blocks').select('blocker_profile_id as id').where('blocked_profile_id', '=', viewerProfileId));
   // The few ids first, each profile then found by its primary key (`cross join` keeps that order in
   // SQLite; with `id in (…)` it walked the filters' index over every match instead).
   return db.selectFrom(hidden.as('h')).crossJoin('profiles').select('profiles.id')
-    .where((eb) => eb.and([eb('profiles.id', '=', eb.ref('h.id')), matching(eb as unknown as ExpressionBuilder<Database, 'profiles'>, site, null, f, now)]));
+    .where((eb) => eb.and([eb('profiles.id', '=', eb.ref('h.id')), matching(eb as unknown as ExpressionBuilder<Database, 'profiles'>, siteId, null, v)]));
 }
 
 /**
