@@ -55,12 +55,23 @@ test('a member\'s plain search looks for whom their orientation seeks, and follo
     await page.getByRole('button', { name: t('myprofile.save') }).click();
     await expect(page.getByText(t('myprofile.saved'))).toBeVisible();
   };
+  // After signup, /signup-matches shows the first of the same search (the one lookingFor rule).
+  const matchesAre = async (seeking: string) => {
+    const expected = (await (await page.request.get(`/api/search.php${seeking ? `?gender=${seeking}` : ''}`)).json()).results.slice(0, 12).map((r: { id: number }) => `/members/${r.id}`);
+    await page.goto('/signup-matches');
+    const shown = await page.locator('.profile-grid .card-title a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    expect(expected.length).toBeGreaterThan(0);
+    expect([...new Set(shown)]).toEqual(expected);
+  };
+  await matchesAre('female');
   await setSexuality('gay');
   await page.goto('/members');
   await expect(gender).toHaveValue('male');
+  await matchesAre('male');
   await setSexuality('bi');
   await page.goto('/members');
   await expect(gender).toHaveValue('');
+  await matchesAre('');
   // A search in the address is the member's own choice.
   await page.goto('/members?gender=female');
   await expect(gender).toHaveValue('female');
