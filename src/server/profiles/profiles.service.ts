@@ -132,9 +132,8 @@ async function baseCount(app: AppContext, site: Site, f: Filters, now: number): 
     cache = new Map();
     countCaches.set(app, cache);
   }
-  const min = f.min_age !== undefined ? birthDateForAge(now, f.min_age) : '';
-  const max = f.max_age !== undefined ? birthDateForAge(now, f.max_age + 1) : '';
-  const key = [site.id, f.gender ?? '', f.country ?? '', f.countryregion ?? '', min, max].join('|');
+  const v = filterValues(f, now);
+  const key = [site.id, v.gender ?? '', v.country ?? '', v.countryregion ?? '', v.bornBy ?? '', v.bornAfter ?? ''].join('|');
   const hit = cache.get(key);
   if (hit && now >= hit.at && now - hit.at < SEARCH_COUNT_TTL_MS) return { n: await hit.n, at: hit.at };
   if (cache.size > 5000) cache.clear();
