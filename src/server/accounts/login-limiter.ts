@@ -3,6 +3,7 @@ import Redis from 'ioredis';
 import {
   type IRateLimiterStoreOptions, RateLimiterPostgres, RateLimiterRedis, type RateLimiterAbstract, RateLimiterSQLite,
 } from 'rate-limiter-flexible';
+import type { Checkpointer } from '../db/checkpointer';
 import { type Db, directSqliteOf } from '../db/database';
 
 /** Failed logins allowed per account before it is blocked, and for how long. */
@@ -17,6 +18,23 @@ export interface LimiterStore {
   close(): Promise<void>;
   /** On SQLite: the connection whose `rate_limits` table holds every count (none with Redis or PostgreSQL). */
   sqlite?: SQLite.Database;
+}
+
+/**
+ * The SQLite limiter, whose counts (a write and a commit each) wait while a checkpoint meant to restart
+ * the WAL runs, as every write through Kysely does (`waitingForCheckpoints` in src/server/db/database.ts):
+ * one write in between and the WAL keeps growing. `_getConnection` is the library's step before each
+ * statement (it hands out a pooled connection for knex).
+ */
+class CheckpointWaitingLimiter extends RateLimiterSQLite {
+  constructor(private readonly checkpoints: Checkpointer | undefined, ...args: ConstructorParameters<typeof RateLimiterSQLite>) {
+    super(...args);
+  }
+  async _getConnection(): Promise<unknown> {
+    const running = this.checkpoints?.running();
+    if (running) await running;
+    return (RateLimiterSQLite.prototype as unknown as { _getConnection(): Promise<unknown> })._getConnection.call(this);
+  }
 }
 
 /** Limiter storage shared by every process: Redis when configured, else the database itself. */
@@ -44,7 +62,7 @@ export function createLimiterStore(db: Db, redisUrl: string | null): LimiterStor
         } else {
           // The statement-caching handle: the library prepares its upsert on every call (4 % of a chat send).
           const storeClient = directSqliteOf(db.db) ?? db.raw.sqlite;
-          limiter = new RateLimiterSQLite({ ...options, storeClient, storeType: 'better-sqlite3', clearExpiredByTimeout: false } as never, ready);
+          limiter = new CheckpointWaitingLimiter(db.raw.checkpoints, { ...options, storeClient, storeType: 'better-sqlite3', clearExpiredByTimeout: false } as never, ready);
         }
       });
     },

@@ -18,7 +18,8 @@ export interface Checkpointer {
   committed(): void;
   /**
    * While a checkpoint meant to restart the WAL runs, a promise that settles when it ended; else
-   * null. A writer that can wait (the chat send batch) waits, so that the checkpoint takes every
+   * null. Writes through Kysely and the SQLite rate limiter wait (`waitingForCheckpoints` in database.ts,
+   * `CheckpointWaitingLimiter` in login-limiter.ts), so that the checkpoint takes every
    * frame and the next write starts the WAL from its beginning again.
    */
   running(): Promise<void> | null;

@@ -295,11 +295,34 @@ export function openDatabase(url: string): Db {
   };
   const cached = withStatementCache(sqlite, commits.committed, () => checkpoints?.close());
   const writes = newWriteWatch();
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }), plugins: [writeWatchPlugin(writes)] });
+  const db = new Kysely<Database>({ dialect: waitingForCheckpoints(new SqliteDialect({ database: cached }), checkpoints), plugins: [writeWatchPlugin(writes)] });
   directSqlite.set(db, cached);
   return { db, dialect: 'sqlite', raw: { sqlite, commits, checkpoints }, writes, durable: commits.durable };
 }
 
+
+/**
+ * Kysely's SQLite dialect whose queries, before taking the connection, wait while a checkpoint meant to
+ * restart the WAL runs (`Checkpointer.running`): that checkpoint can copy every frame only while nothing is
+ * written, and a WAL that never starts from its beginning again grows until SQLite's own checkpoint runs
+ * inside a commit on the event loop (10–130 ms, every 10,000 frames). The synchronous hot reads
+ * (`hotQuery`) do not wait: they write nothing.
+ */
+function waitingForCheckpoints(dialect: SqliteDialect, checkpoints: Checkpointer | undefined): SqliteDialect {
+  if (!checkpoints) return dialect;
+  const createDriver = dialect.createDriver.bind(dialect);
+  dialect.createDriver = () => {
+    const driver = createDriver();
+    const acquire = driver.acquireConnection.bind(driver);
+    driver.acquireConnection = async () => {
+      const running = checkpoints.running();
+      if (running) await running;
+      return acquire();
+    };
+    return driver;
+  };
+  return dialect;
+}
 
 /** What a prepared query's `build` returns: any Kysely query builder (`compile()` gives its SQL). */
 type Compilable<Row> = { compile(): CompiledQuery<Row> };
