@@ -42,6 +42,22 @@ for (const dialect of DIALECTS) {
       expect(r.similar.map((p) => p.id)).toEqual(expect.arrayContaining([cat.profileId]));
     });
 
+    it('marks the shown profiles the viewer liked, and only the viewer\'s likes', async () => {
+      const liker = await member(t, 'Liker', { birth: '1985-03-03', paid: true });
+      const other = await member(t, 'Other', { birth: '1986-03-03', paid: true });
+      expect((await t.request('/api/like.php', post(liker.cookie, { profile_id: cat.profileId }))).status).toBe(200);
+      expect((await t.request('/api/like.php', post(other.cookie, { profile_id: ann.profileId }))).status).toBe(200);
+      const likedIds = async (cookie: string) => {
+        const res = await t.request('/api/search.php?country=NL', as(cookie));
+        const body = (await res.json()) as { results: { id: number }[]; likedIds: number[] };
+        expect(body.results.map((r) => r.id)).toEqual(expect.arrayContaining([ann.profileId, cat.profileId]));
+        return body.likedIds;
+      };
+      expect(await likedIds(liker.cookie)).toEqual([cat.profileId]);
+      expect(await likedIds(other.cookie)).toEqual([ann.profileId]);
+      expect(await likedIds(bob.cookie)).toEqual([]);
+    });
+
     it('rejects bad filters with 400', async () => {
       for (const q of ['min_age=17', 'max_age=100', 'min_age=40&max_age=30', 'gender=other', 'country=nl', 'page=0', 'min_age=abc', 'countryregion=%3Cx%3E']) {
         const res = await t.request(`/api/search.php?${q}`, as(ann.cookie));

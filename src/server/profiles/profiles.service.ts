@@ -453,10 +453,24 @@ async function search(
     similarCount = similar.length;
   }
   const shown = [...results, ...similar].map((c) => c.id);
-  const likedIds = viewerProfileId !== null && shown.length > 0
-    ? (await db.selectFrom('likes').select('liked_profile_id').where('liker_profile_id', '=', viewerProfileId).where('liked_profile_id', 'in', shown).execute()).map((r) => r.liked_profile_id)
-    : [];
+  const likedIds = viewerProfileId !== null && shown.length > 0 ? await likedAmong(db, viewerProfileId, shown) : [];
   return { result: { pageNumber: page, results, numResults, similar, similarCount, likedIds }, countAt };
+}
+
+/** Ids a search shows at most: a page and the similar profiles below it. */
+const SHOWN_AT_MOST = SEARCH_PAGE_SIZE + 12;
+/** The viewer's likes among the shown profiles: one statement compiled once, the unused places given an id no profile has (0). */
+const likedAmongQuery = preparedQuery((db, viewer: number, ...ids: number[]) => db
+  .selectFrom('likes').select('liked_profile_id').where('liker_profile_id', '=', viewer).where('liked_profile_id', 'in', ids),
+[-730000, ...Array.from({ length: SHOWN_AT_MOST }, (_, k) => -730001 - k)]);
+async function likedAmong(db: Kysely<Database>, viewer: number, shown: number[]): Promise<number[]> {
+  const liked: number[] = [];
+  for (let at = 0; at < shown.length; at += SHOWN_AT_MOST) {
+    const ids = shown.slice(at, at + SHOWN_AT_MOST);
+    const slots = [...ids, ...Array<number>(SHOWN_AT_MOST - ids.length).fill(0)];
+    for (const row of (await likedAmongQuery(db, viewer, ...slots)).rows) liked.push(row.liked_profile_id);
+  }
+  return liked;
 }
 
 /** The public fields of a profile, as a viewer sees them. */
