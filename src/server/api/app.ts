@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { getT } from '../../shared/i18n';
 import type { AppContext } from '../app-context';
 import { createRequestContext } from '../context/request-context';
 import { jsonError } from './http-errors';
+import { limitBody } from './request-body';
 import { siteRoutes } from './routes/site.routes';
 import { PHOTO_MAX_BYTES } from '../photos/photos.service';
 import { accountRoutes } from './routes/account.routes';
@@ -60,8 +60,8 @@ export function createApi(app: AppContext) {
   });
   api.use('*', requireSameOriginJson());
   const tooLarge = (c: unknown) => jsonError(c as never, 413, 'payload_too_large', 'error.too_large');
-  const jsonLimit = bodyLimit({ maxSize: app.config.bodyLimitBytes, onError: tooLarge });
-  const photoLimit = bodyLimit({ maxSize: PHOTO_MAX_BYTES, onError: tooLarge });
+  const jsonLimit = limitBody({ maxSize: app.config.bodyLimitBytes, onError: tooLarge });
+  const photoLimit = limitBody({ maxSize: PHOTO_MAX_BYTES, onError: tooLarge });
   api.use('*', (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     return (IMAGE_UPLOAD_PATHS.has(c.req.path) ? photoLimit : jsonLimit)(c, next);

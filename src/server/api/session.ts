@@ -8,6 +8,7 @@ import type { User } from '../db/schema';
 import { RateLimitError } from '../limits/abuse-limits';
 import { RuleError } from '../rule-error';
 import type { Caller } from '../accounts/caller';
+import { jsonBody } from './request-body';
 import { authenticationRequired } from './http-errors';
 import type { ApiEnv } from './types';
 
@@ -44,7 +45,7 @@ export function callerOf(c: Context<ApiEnv>): Caller {
 
 /** Parses a JSON body with a schema; on failure answers 400 with translated field messages. */
 export async function parseBody<S extends v.GenericSchema>(c: Context<ApiEnv>, schema: S): Promise<v.InferOutput<S> | Response> {
-  const body = await c.req.json().catch(() => undefined);
+  const body = await jsonBody(c);
   const result = v.safeParse(schema, body);
   if (result.success) return result.output;
   const fields = Object.fromEntries(Object.entries(fieldErrors(result.issues)).map(([f, key]) => [f, c.var.t(key, { min: 8, min_age: 18 })]));

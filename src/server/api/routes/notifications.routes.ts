@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { jsonBody } from '../request-body';
 import type { AppContext } from '../../app-context';
 import { unsubscribe } from '../../notifications/unsubscribe';
 import { handler } from '../session';
@@ -15,8 +16,8 @@ export function notificationRoutes(app: AppContext) {
   routes.post('/unsubscribe.php', handler({ member: false }, async (c) => {
     let token = c.req.query('t') ?? '';
     if (!token && /json/i.test(c.req.header('content-type') ?? '')) {
-      const body = (await c.req.json().catch(() => ({}))) as { t?: unknown };
-      token = typeof body.t === 'string' ? body.t : '';
+      const body = (await jsonBody(c)) as { t?: unknown } | undefined;
+      token = typeof body?.t === 'string' ? body.t : '';
     }
     const { type } = await unsubscribe(app, c.var.ctx.site, token.slice(0, 120));
     return c.json({ ok: true, type });
