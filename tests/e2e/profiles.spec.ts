@@ -211,6 +211,8 @@ test('a member fills the whole profile and uploads a photo; a moderator approves
   const me = await createMember(request, `Filler${stamp}`, 'female', '1988-08-08');
   await login(page, me.email);
   await page.goto('/profile');
+  // The way to one's own profile as others see it.
+  await expect(page.getByRole('link', { name: t('myprofile.view_public') })).toHaveAttribute('href', /^\/members\/\d+$/);
   await page.getByLabel(t('signup.label_country')).selectOption('NL');
   await page.getByLabel(t('signup.label_region')).selectOption('utrecht');
   await page.getByLabel(t('signup.label_city')).fill('Amersfoort');
