@@ -291,9 +291,15 @@ test('a member page shows another member\'s change on the very next reload, hide
   expect((await page.reload())?.status()).toBe(200);
   await expect(note).toContainText('Coffee now.');
   // Pages are the session's own: the author's /profile is the author's.
-  expect(await (await authorContext.request.get('/profile')).text()).toContain(`>${author.name}</a>`);
+  const authorProfile = await (await authorContext.request.get('/profile')).text();
+  expect(authorProfile).toContain(`<a href="/members/${author.profileId}">${t('myprofile.view_public')}</a>`);
+  expect(authorProfile).toContain(`"name":"${author.name}"`);
   await page.goto('/profile');
-  await expect(page.getByRole('link', { name: DEMO_NAMES.premium.male, exact: true })).toBeVisible();
+  const own = page.getByRole('link', { name: t('myprofile.view_public') });
+  await expect(own).toHaveAttribute('href', /^\/members\/\d+$/);
+  expect(await own.getAttribute('href')).not.toBe(`/members/${author.profileId}`);
+  await own.click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(DEMO_NAMES.premium.male);
   await authorContext.close();
 });
 
