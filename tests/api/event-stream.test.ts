@@ -1,34 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, get, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiNodeListener } from '../../src/server/api/node-listener';
 import { openStreamCount, sseFrame } from '../../src/server/events/event-stream';
 import { recordEvents } from '../../src/server/events/events.service';
 import { activeMember, post } from '../helpers/members';
 import { readEvents } from '../helpers/sse';
-import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
+import { createTestApp, DIALECTS, listenOnNode, type TestApp } from '../helpers/test-app';
 
 // The server answers /api/events.php on node:http (not through Hono's web streams): the same
 // rules as the Hono route the other API tests call, over a real socket.
 for (const dialect of DIALECTS) {
   describe(`event stream on node:http (${dialect})`, () => {
     let t: TestApp;
-    let server: Server;
+    let server: Awaited<ReturnType<typeof listenOnNode>>;
     let base: string;
     let ann: Awaited<ReturnType<typeof activeMember>>;
     let bob: Awaited<ReturnType<typeof activeMember>>;
     beforeAll(async () => {
       t = await createTestApp(dialect);
-      server = createServer(createApiNodeListener(t.app));
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      server = await listenOnNode(t);
+      base = server.base;
       ann = await activeMember(t, 'Ann', { paid: true, credits: 100 });
       bob = await activeMember(t, 'Bob', { gender: 'male', paid: true, credits: 100 });
     });
     afterAll(async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await server.close();
       await t.close();
     });
 

@@ -1,16 +1,14 @@
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiNodeListener } from '../../src/server/api/node-listener';
 import { activeMember } from '../helpers/members';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { createTestApp, listenOnNode, type TestApp } from '../helpers/test-app';
 
 // Request bodies as the server reads them on node:http (src/server/api/request-body.ts): straight from the
 // node request, with the body limit on the declared length, or counted by Hono when the body is chunked.
 describe('request bodies over node:http', () => {
   const LIMIT = 4096;
   let t: TestApp;
-  let server: Server;
+  let server: Awaited<ReturnType<typeof listenOnNode>>;
   let port: number;
   let ann: Awaited<ReturnType<typeof activeMember>>;
   let bob: Awaited<ReturnType<typeof activeMember>>;
@@ -18,13 +16,11 @@ describe('request bodies over node:http', () => {
     t = await createTestApp('sqlite', { BODY_LIMIT_BYTES: String(LIMIT) });
     ann = await activeMember(t, 'Ann', { paid: true, credits: 100 });
     bob = await activeMember(t, 'Bob', { gender: 'male' });
-    const listener = createApiNodeListener(t.app);
-    server = createServer((req, res) => listener(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    server = await listenOnNode(t);
+    port = server.port;
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
     await t.close();
   });
 

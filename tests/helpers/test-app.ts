@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { createApi } from '../../src/server/api/app';
+import { createApiNodeListener } from '../../src/server/api/node-listener';
 import { type AppContext, type Clock, createAppContext } from '../../src/server/app-context';
 import { readConfig } from '../../src/server/config';
 import { type Db, type Dialect, openDatabase } from '../../src/server/db/database';
@@ -79,6 +82,21 @@ export async function createTestApp(dialect: Dialect, env: Record<string, string
       await drop();
       app.storage.close();
       await s3?.stop();
+    },
+  };
+}
+
+/** The test app's API on a real socket, as the server entry mounts it (createApiNodeListener), at `base`. */
+export async function listenOnNode(t: TestApp): Promise<{ base: string; port: number; close(): Promise<void> }> {
+  const server = createServer(createApiNodeListener(t.app));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    port,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     },
   };
 }

@@ -421,6 +421,9 @@ export async function searchProfiles(
   return (await search(app, site, viewer, filters, ownProfileId)).result;
 }
 
+/** Similar profiles shown below too few results, at most. */
+const SIMILAR_SHOWN = 12;
+
 /** searchProfiles, with the app-clock time its shared count began (the count's age bounds the answer's). */
 async function search(
   app: AppContext, site: Site, viewer: Pick<User, 'id'> | null, filters: SearchQuery, ownProfileId?: number | null,
@@ -449,7 +452,7 @@ async function search(
     };
     const seen = new Set(results.map((r) => r.id));
     const candidates = await runCards(db, filtered(db, site, viewerProfileId, relaxed, now), SEARCH_PAGE_SIZE + results.length, 0, now);
-    similar = candidates.filter((c) => !seen.has(c.id)).slice(0, 12);
+    similar = candidates.filter((c) => !seen.has(c.id)).slice(0, SIMILAR_SHOWN);
     similarCount = similar.length;
   }
   const shown = [...results, ...similar].map((c) => c.id);
@@ -458,7 +461,7 @@ async function search(
 }
 
 /** Ids a search shows at most: a page and the similar profiles below it. */
-const SHOWN_AT_MOST = SEARCH_PAGE_SIZE + 12;
+const SHOWN_AT_MOST = SEARCH_PAGE_SIZE + SIMILAR_SHOWN;
 /** The viewer's likes among the shown profiles: one statement compiled once, the unused places given an id no profile has (0). */
 const likedAmongQuery = preparedQuery((db, viewer: number, ...ids: number[]) => db
   .selectFrom('likes').select('liked_profile_id').where('liker_profile_id', '=', viewer).where('liked_profile_id', 'in', ids),
