@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage, ChatsResponse, ConversationView, LikesResponse, SendMessageResponse } from '../../src/shared/chat.contract';
 import { GIFTS } from '../../src/shared/gifts';
+import { cardsByIds } from '../../src/server/profiles/profiles.service';
 import { JSON_HEADERS, activeMember, as, post } from '../helpers/members';
 import { readEvents } from '../helpers/sse';
 import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
@@ -55,8 +56,15 @@ for (const dialect of DIALECTS) {
       expect(ledger).toHaveLength(1);
       expect(ledger[0]).toMatchObject({ delta: -MESSAGE_CREDITS, balance_after: 100 - MESSAGE_CREDITS });
 
+      // The partner's card in the list is the card search shows: with the main photo, not one under inspection.
+      await t.app.db.db.insertInto('photos').values([
+        { profile_id: ann.profileId, filename: 'a-main.webp', thumb_filename: 'a-main-thumb.webp', status: 'active', is_main: 1, created_at: 1 },
+        { profile_id: ann.profileId, filename: 'a-new.webp', thumb_filename: 'a-new-thumb.webp', status: 'under inspection', is_main: 0, created_at: 2 },
+      ]).execute();
       const bobChats = await json<ChatsResponse>(t.request('/api/chats.php', as(bob.cookie)));
       expect(bobChats.chats).toHaveLength(1);
+      expect(bobChats.chats[0].profile).toEqual((await cardsByIds(t.app.db.db, [ann.profileId], t.app.clock.now()))[0]);
+      expect(bobChats.chats[0].profile.thumb).toBe('a-main-thumb.webp');
       expect(bobChats.chats[0]).toMatchObject({ conversation: { id: sent.conversation_id }, profile: { id: ann.profileId }, num_unread_messages: 1 });
       expect(bobChats.chats[0].last_message).toMatchObject({ kind: 'text', text: 'Hi Bob!', from_me: false });
       expect((await json<{ user: { unread_messages: number } }>(t.request('/api/user.php', as(bob.cookie)))).user.unread_messages).toBe(1);

@@ -17,7 +17,7 @@ import { lowestMessagePrice } from '../payments/payments.service';
 import { encodeImage } from '../photos/photos.service';
 import { wakeJobRunners } from '../jobs/job-runner';
 import { queueImageScore } from '../safety/images.service';
-import { cardsByIds, requireOwnProfile } from '../profiles/profiles.service';
+import { cardsByIds, requireOwnProfile, toCard } from '../profiles/profiles.service';
 import { RuleError } from '../rule-error';
 import * as repo from './chat.repository';
 import { textMessageCredits } from './message-price';
@@ -203,32 +203,35 @@ async function partnerCard(app: AppContext, profileId: number) {
 export async function listChats(app: AppContext, _site: Site, user: User): Promise<ChatsResponse> {
   const db = app.db.db;
   const own = await requireOwnProfile(db, user);
-  const rows = await db
-    .selectFrom('chat_participants as cp')
-    .innerJoin('profiles as p', 'p.id', 'cp.partner_profile_id')
-    .leftJoin('messages as m', (join) => join.onRef('m.id', '=', 'cp.last_message_id').onRef('m.id', '>', 'cp.cleared_message_id'))
-    .select(['cp.conversation_id', 'cp.partner_profile_id', 'cp.unread_count', 'm.kind', 'm.body', 'm.sender_profile_id', 'm.created_at'])
-    .where('cp.profile_id', '=', own)
-    .where('cp.hidden', '=', 0)
-    .where('p.status', '!=', 'deleted')
-    // Members who blocked this member are gone from their list (they cannot view or contact them).
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('blocks').select('blocks.created_at').whereRef('blocks.blocker_profile_id', '=', 'cp.partner_profile_id').where('blocks.blocked_profile_id', '=', own))))
-    .orderBy('cp.last_message_at', 'desc')
-    .limit(500)
-    .execute();
-  const cards = new Map((await cardsByIds(db, rows.map((r) => r.partner_profile_id), app.clock.now())).map((c) => [c.id, c]));
-  const chats: ChatSummary[] = rows.flatMap((r) => {
-    const profile = cards.get(r.partner_profile_id);
-    if (!profile) return [];
-    return [{
-      conversation: { id: r.conversation_id },
-      profile,
-      last_message: r.kind ? { kind: r.kind, text: r.kind === 'text' ? (r.body ?? '').slice(0, 140) : null, from_me: r.sender_profile_id === own, created_at: r.created_at as number } : null,
-      num_unread_messages: r.unread_count,
-    }];
-  });
+  const now = app.clock.now();
+  const chats: ChatSummary[] = (await chatListQuery(db, own)).rows.map((r) => ({
+    conversation: { id: r.conversation_id },
+    profile: toCard(now)(r),
+    last_message: r.kind ? { kind: r.kind, text: r.kind === 'text' ? (r.body ?? '').slice(0, 140) : null, from_me: r.sender_profile_id === own, created_at: r.created_at as number } : null,
+    num_unread_messages: r.unread_count,
+  }));
   return { chats, unread_messages: chats.reduce((n, c) => n + c.num_unread_messages, 0) };
 }
+
+/**
+ * A member's visible chats, newest first (at most 500), each with its partner's card and the last message
+ * the member has not cleared. Partners who blocked the member are left out (they cannot view or contact
+ * them), deleted profiles too. One statement, compiled once: the list is read on every /chats view.
+ */
+const chatListQuery = preparedQuery((db, own: number) => db
+  .selectFrom('chat_participants as cp')
+  .innerJoin('profiles as p', 'p.id', 'cp.partner_profile_id')
+  .leftJoin('messages as m', (join) => join.onRef('m.id', '=', 'cp.last_message_id').onRef('m.id', '>', 'cp.cleared_message_id'))
+  .select(['cp.conversation_id', 'cp.unread_count', 'm.kind', 'm.body', 'm.sender_profile_id', 'm.created_at'])
+  .select(['p.id', 'p.name', 'p.birth_date', 'p.city', 'p.region', 'p.country', 'p.fictional'])
+  .select((eb) => eb.selectFrom('photos').select('photos.thumb_filename')
+    .whereRef('photos.profile_id', '=', 'p.id').where('photos.is_main', '=', 1).where('photos.status', '=', 'active').limit(1).as('thumb'))
+  .where('cp.profile_id', '=', own)
+  .where('cp.hidden', '=', 0)
+  .where('p.status', '!=', 'deleted')
+  .where((eb) => eb.not(eb.exists(eb.selectFrom('blocks').select('blocks.created_at').whereRef('blocks.blocker_profile_id', '=', 'cp.partner_profile_id').where('blocks.blocked_profile_id', '=', own))))
+  .orderBy('cp.last_message_at', 'desc')
+  .limit(500), [-740001]);
 
 /** The balance and free texts the price rule reads (free texts counted only where the site gives any). */
 async function priceFactsOf(db: Q, site: Site, user: User, own: number) {

@@ -48,6 +48,22 @@ function languageDropdown(locale: Locale, country: string | null | undefined, hr
     html`<li> <a href="${attr(hrefs[l] ?? '?')}" data-lang="${attr(l)}" hreflang="${attr(l)}" lang="${attr(l)}"${raw(l === locale ? ' aria-current="true"' : '')}> ${LOCALE_NAMES[l]} </a> </li>`)} </ul> </details>`;
 }
 
+/**
+ * The language menu of a page without per-locale URLs (every member page): the same for every view in one
+ * language and country, so made once for each (at most 11 languages × the countries that order them).
+ */
+const sameUrlMenus = new Map<string, Html>();
+function sameUrlLanguages(locale: Locale, country: string | null | undefined): Html {
+  const key = `${locale} ${country ?? ''}`;
+  let menu = sameUrlMenus.get(key);
+  if (!menu) {
+    menu = languageDropdown(locale, country, {});
+    if (sameUrlMenus.size >= 4096) sameUrlMenus.clear();
+    sameUrlMenus.set(key, menu);
+  }
+  return menu;
+}
+
 /** A member's links: search, chats, likes, credits or Get Premium, languages and their account's menu. */
 function memberActions(user: SessionUser, t: TFunction, languages: Html): Html {
   const unread = formatBadge(user.unread_messages);
@@ -84,9 +100,9 @@ export interface TopNavInputs {
 }
 
 /** The top navigation (src/components/TopNav.astro holds its styles). */
-export function topNavHtml({ site, locale, user, country, langHrefs = {}, signup = false }: TopNavInputs): string {
+export function topNavHtml({ site, locale, user, country, langHrefs, signup = false }: TopNavInputs): string {
   const t = getT(locale);
-  const languages = languageDropdown(locale, country, langHrefs);
+  const languages = langHrefs ? languageDropdown(locale, country, langHrefs) : sameUrlLanguages(locale, country);
   const actions = user ? memberActions(user, t, languages)
     : html`${languages} ${!signup && html`<a class="btn btn-primary" href="/login" data-nav="login">${t('nav.login')}</a>`}`;
   return html`<header class="${user ? 'topnav logged-in' : 'topnav'}"> <nav class="container topnav-inner" aria-label="${attr(t('nav.main_menu'))}"> <button type="button" class="btn btn-ghost back-btn" data-back hidden aria-label="${attr(t('nav.back'))}"> ${icon('back')}<span class="nav-label">${t('nav.back')}</span> </button> <a class="brand" href="/" aria-label="${attr(t('nav.home', { site: site.name }))}"> <span class="brand-mark">${icon('heart', 18)}</span> <span class="brand-name">${site.name}</span> </a> <div class="topnav-actions">  ${actions} </div> </nav> </header>`.html;

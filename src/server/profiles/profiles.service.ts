@@ -368,7 +368,8 @@ export async function visitorSearchBody(app: AppContext, site: Site, filters: Se
 }
 
 type CardRow = { id: number; name: string; birth_date: string; city: string | null; region: string | null; country: string; fictional: number; thumb: string | null };
-const toCard = (now: number) => (r: CardRow): ProfileCard => ({
+/** A profile's card from its row (with the main photo's thumbnail), its age on `now`. */
+export const toCard = (now: number) => (r: CardRow): ProfileCard => ({
   id: r.id, name: r.name, age: ageOn(r.birth_date, now), city: r.city, region: r.region, country: r.country, fictional: r.fictional === 1, thumb: r.thumb,
 });
 
