@@ -4,7 +4,6 @@ import { compressedPage, PAGE_CACHE_CONTROL, plainEncoding } from './server/api/
 import { contentSecurityPolicy, inlineScriptHashes } from './server/security-headers';
 import { createRequestContext } from './server/context/request-context';
 import { readConfig } from './server/config';
-import { runWithIslandData } from './server/pages/island-data';
 import { renderMemberBody } from './server/pages/bodies';
 import { pageRequestProblem, REQUEST_ERROR_PATH } from './server/pages/request-guard';
 import { SiteRegistry, loadSites } from './server/sites/site-registry';
@@ -36,8 +35,7 @@ const context = defineMiddleware((astro, next) => {
       return next(REQUEST_ERROR_PATH);
     }
   }
-  // Island inputs provided by the page are kept for this render only (src/server/pages/island-data.ts).
-  return runWithIslandData(() => next());
+  return next();
 });
 
 /**

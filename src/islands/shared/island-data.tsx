@@ -3,7 +3,7 @@ import { hydrateRoot } from 'react-dom/client';
 
 /**
  * An island's inputs, sent once as JSON in the page (`<script type="application/json" id=…>`, written
- * by `provideIslandData` in src/server/pages/island-data.ts) instead of in Astro's `props` attribute,
+ * by `islandMarkup` in src/server/pages/island-data.ts) instead of in Astro's `props` attribute,
  * where every value is wrapped in a type tag and every quote becomes `&quot;` (about three times the
  * bytes: /members carried 9.6 KB of props for 3.5 KB of data). On the server the same values come from
  * the render's own store, so server and browser render from identical inputs.

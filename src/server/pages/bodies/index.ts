@@ -1,6 +1,5 @@
 import type { LikeType } from '../../../shared/chat.contract';
 import type { ChatScreen } from '../chat-screen';
-import { runWithIslandData } from '../island-data';
 import type { MemberPageData } from '../member-page-data';
 import type { BodyLocals, MemberBody } from './body';
 import { chatBody } from './chat-body';
@@ -31,7 +30,5 @@ export function bodyOfMemberPage(locals: BodyLocals, url: URL, cookie: string | 
   }
 }
 
-/** `bodyOfMemberPage` outside a page render (the node entry's framed pages): with its own island data. */
-export function renderMemberBody(locals: BodyLocals, url: URL, cookie: string | undefined, data: MemberPageData): MemberBody | null {
-  return runWithIslandData(() => bodyOfMemberPage(locals, url, cookie, data));
-}
+/** `bodyOfMemberPage` as the node entry's framed pages call it (src/server/pages/framed-page.ts). */
+export const renderMemberBody = bodyOfMemberPage;
