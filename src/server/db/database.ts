@@ -319,10 +319,10 @@ export class CastBoundsCompiler extends SqliteQueryCompiler {
   }
 
   #integer(value: OperationNode): void {
-    if (!ValueNode.is(value)) return this.visitNode(value);
-    this.append('cast(');
+    const cast = ValueNode.is(value);
+    if (cast) this.append('cast(');
     this.visitNode(value);
-    this.append(' as integer)');
+    if (cast) this.append(' as integer)');
   }
 }
 

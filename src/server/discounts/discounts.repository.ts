@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { preparedQuery } from '../db/database';
 import type { Database, DiscountCodeRow, DiscountCodeTable } from '../db/schema';
 
 type Q = Kysely<Database> | Transaction<Database>;
@@ -6,6 +7,21 @@ type Q = Kysely<Database> | Transaction<Database>;
 export async function findDiscountByCode(db: Q, siteId: string, code: string): Promise<DiscountCodeRow | undefined> {
   return db.selectFrom('discount_codes').selectAll().where('site_id', '=', siteId).where('code', '=', code.toUpperCase()).executeTakeFirst();
 }
+
+/** A code by site and code, with whether this member has used it: one statement. */
+export async function findDiscountWithRedemption(db: Q, siteId: string, code: string, userId: number): Promise<{ row: DiscountCodeRow; redeemed: boolean } | undefined> {
+  const found = (await discountWithRedemption(db, siteId, code.toUpperCase(), userId)).rows[0];
+  if (!found) return undefined;
+  const { redeemed, ...row } = found;
+  return { row: row as DiscountCodeRow, redeemed: Boolean(redeemed) };
+}
+const discountWithRedemption = preparedQuery((db, siteId: string, code: string, userId: number) => db
+  .selectFrom('discount_codes')
+  .selectAll('discount_codes')
+  .select((eb) => eb.exists(eb.selectFrom('discount_redemptions').select('discount_redemptions.payment_id')
+    .whereRef('discount_redemptions.discount_id', '=', 'discount_codes.id').where('discount_redemptions.user_id', '=', userId)).as('redeemed'))
+  .where('discount_codes.site_id', '=', siteId)
+  .where('discount_codes.code', '=', code), ['\u0000site', '\u0000code', -750001]);
 
 export async function findDiscountById(db: Q, id: number): Promise<DiscountCodeRow | undefined> {
   return db.selectFrom('discount_codes').selectAll().where('id', '=', id).executeTakeFirst();

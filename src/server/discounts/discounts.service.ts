@@ -1,4 +1,4 @@
-import type { Currency, DiscountCode, PaymentMethodId, TimeBonus } from '../../shared/payments.contract';
+import type { Currency, DiscountCode, PaymentMethodId, TimeBonus, TimeBonusResponse } from '../../shared/payments.contract';
 import { WELCOME_DISCOUNT_DAYS } from '../../shared/payments.contract';
 import { TIME_BONUS_PERCENTAGE, TIME_BONUS_SECONDS } from '../../shared/constants';
 import type { Site } from '../../shared/site.schema';
@@ -49,13 +49,26 @@ export async function timeBonusFor(app: AppContext, site: Site, user: User | nul
   const now = app.clock.now();
   const deadline = user.created_at + TIME_BONUS_MS;
   if (now >= deadline) return null;
-  const row = await repo.ensureDiscount(app.db.db, {
-    site_id: site.id, code: `BONUS${TIME_BONUS_PERCENTAGE}-${user.id}`, kind: 'time_bonus', country: null, user_id: user.id,
-    expires_at: deadline, value_percentage: TIME_BONUS_PERCENTAGE, currency: null, minimum_order_value: 0, status: 'active',
-    validity: 'once-per-user', paymentmethods: '[]', created_at: now,
-  });
-  if (row.user_id !== user.id || (await repo.isRedeemed(app.db.db, row.id, user.id))) return null;
-  return { isVisible: true, deadline, server_now: now, discount: presentDiscount(row, now), row };
+  const code = `BONUS${TIME_BONUS_PERCENTAGE}-${user.id}`;
+  // Every page a member views in those hours shows the bonus: its code is read (with whether it was used) in
+  // one statement, and written only the first time.
+  let found = await repo.findDiscountWithRedemption(app.db.db, site.id, code, user.id);
+  if (!found) {
+    await repo.ensureDiscount(app.db.db, {
+      site_id: site.id, code, kind: 'time_bonus', country: null, user_id: user.id,
+      expires_at: deadline, value_percentage: TIME_BONUS_PERCENTAGE, currency: null, minimum_order_value: 0, status: 'active',
+      validity: 'once-per-user', paymentmethods: '[]', created_at: now,
+    });
+    found = await repo.findDiscountWithRedemption(app.db.db, site.id, code, user.id);
+  }
+  if (!found || found.row.user_id !== user.id || found.redeemed) return null;
+  return { isVisible: true, deadline, server_now: now, discount: presentDiscount(found.row, now), row: found.row };
+}
+
+/** GET /api/time-bonus.php's answer, which member pages in the bonus hours show too (src/server/pages/payment-screens.ts). */
+export async function timeBonusAnswer(app: AppContext, site: Site, user: User): Promise<TimeBonusResponse> {
+  const bonus = await timeBonusFor(app, site, user);
+  return { time_bonus: bonus ? { isVisible: bonus.isVisible, deadline: bonus.deadline, server_now: bonus.server_now, discount: bonus.discount } : null };
 }
 
 /**

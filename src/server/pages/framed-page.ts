@@ -60,7 +60,7 @@ export async function sendFramed(frames: FrameStore, req: IncomingMessage, res: 
   if (!body) return false;
   // In a new member's first four hours the layout shows the time bonus (its banner, and the shell's answer
   // with the server's clock).
-  const timeBonus = inTimeBonusWindow(user, locals.services.app.clock.now()) ? await loadTimeBonusAnswer(locals, { headers: headersOf(req) }) : null;
+  const timeBonus = inTimeBonusWindow(user, locals.services.app.clock.now()) ? await loadTimeBonusAnswer(locals) : null;
   const fill = { title: layoutTitle(user, body.title), body: body.html, ...memberParts({ route: frame.route, apiSignupComplete, timeBonus }) };
   const page = fillFrame(frame, fill);
   res.statusCode = body.status;
@@ -76,11 +76,3 @@ export async function sendFramed(frames: FrameStore, req: IncomingMessage, res: 
   res.end(sent.body);
   return true;
 }
-
-/** The node request's headers as a web Request's `headers.get` answers them. */
-const headersOf = (req: IncomingMessage) => ({
-  get: (name: string) => {
-    const value = req.headers[name.toLowerCase()];
-    return typeof value === 'string' ? value : null;
-  },
-});

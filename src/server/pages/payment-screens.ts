@@ -4,6 +4,7 @@ import {
 } from '../../shared/payments.contract';
 import { REQUEST_TYPE_HEADER, REQUEST_TYPE_VALUE } from '../../shared/user.contract';
 import type { AppContext } from '../app-context';
+import { timeBonusAnswer } from '../discounts/discounts.service';
 import { createApi } from '../api/app';
 
 type ApiAnswer<T> = { status: number; body: T };
@@ -85,8 +86,11 @@ export async function loadDirectDebit(locals: App.Locals, request: Request, bund
   return plain.status === 200 ? { info: plain.body, code: null } : null;
 }
 
-/** The member's running time bonus, for the shell's first paint. */
-export async function loadTimeBonusAnswer(locals: App.Locals, request: PageRequest): Promise<TimeBonusResponse> {
-  const answer = await answerOf<TimeBonusResponse>(locals, request, PAYMENTS_PATHS.timeBonus);
-  return answer.status === 200 ? answer.body : { time_bonus: null };
+/**
+ * The time bonus a member page shows in a member's first hours (its banner and the shell's countdown): what
+ * GET /api/time-bonus.php answers this member (`timeBonusAnswer`, one rule), read from the session's user row.
+ */
+export async function loadTimeBonusAnswer(locals: App.Locals): Promise<TimeBonusResponse> {
+  const user = locals.session?.user;
+  return user ? timeBonusAnswer(locals.services.app, locals.ctx.site, user) : { time_bonus: null };
 }

@@ -5,7 +5,7 @@ import {
   PaymentIdQuerySchema, RepeatOrderSchema,
 } from '../../../shared/payments.contract';
 import type { AppContext } from '../../app-context';
-import { activeDiscountFor, findCodeFor } from '../../discounts/discounts.service';
+import { activeDiscountFor, findCodeFor, timeBonusAnswer } from '../../discounts/discounts.service';
 import { directDebitInfo, sendSmsCode, submitDirectDebit } from '../../payments/direct-debit.service';
 import { localCheckoutRoutes } from '../../payments/local-checkout';
 import {
@@ -100,10 +100,7 @@ export function paymentRoutes(app: AppContext) {
     }
   });
 
-  routes.get('/time-bonus.php', handler({ member: true }, async (c, _b, user) => {
-    const { timeBonus } = await activeDiscountFor(app, c.var.ctx.site, user);
-    return c.json({ time_bonus: timeBonus });
-  }));
+  routes.get('/time-bonus.php', handler({ member: true }, async (c, _b, user) => c.json(await timeBonusAnswer(app, c.var.ctx.site, user))));
 
   // Mollie posts `id=tr_…` as a form. The body is only a hint: the payment is re-fetched from the provider.
   routes.post('/webhooks/mollie.php', async (c) => {
