@@ -27,11 +27,10 @@ export const MEMBER_FRAME_HEADER = 'x-member-frame';
  * is captured as one), an Accept-Encoding only the compression middleware negotiates, or no body of its own.
  * `locals.pageData` must hold the page's loaded data.
  */
-export async function sendFramed(frames: FrameStore, req: IncomingMessage, res: ServerResponse, locals: App.Locals, user: SessionUser, url: string, pathname: string): Promise<boolean> {
+export async function sendFramed(frames: FrameStore, req: IncomingMessage, res: ServerResponse, locals: App.Locals, user: SessionUser, pageUrl: URL, pathname: string): Promise<boolean> {
   const data = locals.pageData;
   const encoding = plainEncoding(req.headers['accept-encoding']);
   if (!data || encoding === undefined) return false;
-  const pageUrl = new URL(url, locals.ctx.requestOrigin);
   const { ctx } = locals;
   const apiSignupComplete = pageUrl.searchParams.has('api_signup_complete');
   const key = frameKey({

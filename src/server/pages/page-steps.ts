@@ -55,9 +55,10 @@ export function createPageSteps(app: AppContext, config: Config, astro: AstroHan
     const loader = framed ? memberPageLoader(pathname) : null;
     // Load what the page shows. A load that fails is left to the page, which loads again and fails into
     // Astro's error page.
-    const loaded = loader ? await loader.load(locals, new URL(url, 'http://page')).then((value) => ({ value }), () => null) : null;
+    const pageUrl = loader ? new URL(url, ctx.requestOrigin) : null;
+    const loaded = loader && pageUrl ? await loader.load(locals, pageUrl).then((value) => ({ value }), () => null) : null;
     if (loader && loaded) locals.pageData = { route: loader.route, value: loaded.value };
-    return framed && frames !== null && locals.pageData !== undefined && sendFramed(frames, req, res, locals, user, url, pathname);
+    return framed && frames !== null && pageUrl !== null && locals.pageData !== undefined && sendFramed(frames, req, res, locals, user, pageUrl, pathname);
   };
 
   const astroPages: Step = (exchange: PageExchange) =>
