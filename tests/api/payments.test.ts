@@ -724,6 +724,9 @@ for (const dialect of DIALECTS) {
         expect(overview.offers[0].quote).toMatchObject({ amount: 2621, discount: { percentage: 25, old_amount: B1.eur, new_amount: 2621 } });
         t.clock.advance(14_399_000);
         expect((await json<TimeBonusResponse>(req('/api/time-bonus.php', as(m.cookie)))).time_bonus?.deadline).toBe(tb.deadline);
+        // Asked on every page in those hours: one code per member, made the first time only.
+        const codes = await t.app.db.db.selectFrom('discount_codes').select('code').where('user_id', '=', m.userId).where('kind', '=', 'time_bonus').execute();
+        expect(codes).toEqual([{ code: tb.discount.code }]);
         t.clock.advance(1_000);
         expect((await json<TimeBonusResponse>(req('/api/time-bonus.php', as(m.cookie)))).time_bonus).toBeNull();
         expect((await lookup(m, tb.discount.code)).status).toBe(410);
