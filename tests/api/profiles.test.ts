@@ -56,6 +56,13 @@ for (const dialect of DIALECTS) {
       expect(await likedIds(liker.cookie)).toEqual([cat.profileId]);
       expect(await likedIds(other.cookie)).toEqual([ann.profileId]);
       expect(await likedIds(bob.cookie)).toEqual([]);
+      // Among similar profiles too (shown below too few results, so not from the shared page).
+      const few = (await (await t.request('/api/search.php?country=NL&countryregion=drenthe&min_age=30&max_age=40', as(liker.cookie))).json()) as {
+        results: { id: number }[]; similar: { id: number }[]; likedIds: number[];
+      };
+      expect(few.results).toEqual([]);
+      expect(few.similar.map((p) => p.id)).toContain(cat.profileId);
+      expect(few.likedIds).toEqual([cat.profileId]);
     });
 
     it('rejects bad filters with 400', async () => {

@@ -152,32 +152,55 @@ async function baseCount(app: AppContext, site: Site, f: Filters, now: number): 
  * those blocked either way, where they match the filters. One statement: the ids (the viewer's and a
  * few blocks) are looked up by primary key, then checked against the filters.
  */
-function excludedMatches(app: AppContext, site: Site, viewerProfileId: number | null, f: Filters, now: number): Promise<number[]> {
-  if (viewerProfileId === null) return Promise.resolve([]);
+/**
+ * The viewer's matches that must not be listed (`excludedMatchesQuery`) and, in the same statement, which of
+ * `likedCandidates` (at most SHOWN_AT_MOST ids: the page the viewer is likely shown) they like: one round trip
+ * for what a member's search reads about the member.
+ */
+async function exclusionsAndLikes(
+  app: AppContext, site: Site, viewerProfileId: number, f: Filters, now: number, likedCandidates: number[],
+): Promise<{ excluded: number[]; liked: number[] }> {
   const values = filterValues(f, now);
-  return excludedMatchesOfShape(values)(app.db.db, viewerProfileId, site.id, values).then(({ rows }) => rows.map((r) => r.id));
+  const slots = [...likedCandidates, ...Array<number>(SHOWN_AT_MOST - likedCandidates.length).fill(0)];
+  const { rows } = await exclusionsOfShape(values)(app.db.db, viewerProfileId, site.id, values, slots);
+  const excluded: number[] = [];
+  const liked: number[] = [];
+  for (const row of rows) (row.kind === 'x' ? excluded : liked).push(row.id);
+  return { excluded, liked };
 }
 
 /** The filters a statement compares (`FilterValues`), in one order: a statement's shape is which of them are set. */
 const FILTER_VALUES = ['gender', 'country', 'countryregion', 'bornBy', 'bornAfter'] as const;
 /** Placeholders of the filter values in a compiled statement (never real values: see `preparedQuery`). */
 const FILTER_PLACEHOLDERS = FILTER_VALUES.map((key) => `\u0000${key}`);
-type ExclusionsRunner = (db: Kysely<Database>, viewerProfileId: number, siteId: string, values: FilterValues) => Promise<{ rows: { id: number }[] }>;
+type ExclusionsRunner = (db: Kysely<Database>, viewerProfileId: number, siteId: string, values: FilterValues, likedSlots: number[]) =>
+  Promise<{ rows: { id: number; kind: string }[] }>;
 const exclusionsByShape = new Map<string, ExclusionsRunner>();
+/** Similar profiles shown below too few results, at most. */
+const SIMILAR_SHOWN = 12;
+/** Ids a search shows at most: a page and the similar profiles below it. */
+const SHOWN_AT_MOST = SEARCH_PAGE_SIZE + SIMILAR_SHOWN;
+/** Placeholders of the liked candidates' places (`likedAmongQuery`'s). */
+const LIKED_PLACEHOLDERS = Array.from({ length: SHOWN_AT_MOST }, (_, k) => -730001 - k);
 
 /**
- * `excludedMatchesQuery` compiled once per shape of the filters (at most 32): building and compiling it with Kysely
- * on every member search cost more than running it (about 75 µs of a `/members` first view).
+ * `exclusionsAndLikes`' statement compiled once per shape of the filters (at most 32): building and compiling
+ * it with Kysely on every member search cost more than running it (about 75 µs of a `/members` first view).
+ * Rows of kind `x` are the excluded matches, of kind `l` the liked candidates.
  */
-function excludedMatchesOfShape(values: FilterValues): ExclusionsRunner {
+function exclusionsOfShape(values: FilterValues): ExclusionsRunner {
   const shape = FILTER_VALUES.map((key) => (values[key] === undefined ? '-' : '+')).join('');
   let run = exclusionsByShape.get(shape);
   if (!run) {
     const set = FILTER_VALUES.filter((key) => values[key] !== undefined);
-    const query = preparedQuery((db, viewer: number, siteId: string, ...slots: string[]) =>
-      excludedMatchesQuery(db, siteId, viewer, Object.fromEntries(set.map((key) => [key, slots[FILTER_VALUES.indexOf(key)]])) as FilterValues),
-    [-424242, '\u0000site', ...FILTER_PLACEHOLDERS]);
-    run = (db, viewer, siteId, v) => query(db, viewer, siteId, ...FILTER_VALUES.map((key, i) => v[key] ?? (FILTER_PLACEHOLDERS[i] as string)));
+    const query = preparedQuery((db, viewer: number, siteId: string, ...slots: (string | number)[]) => {
+      const filterSlots = slots.slice(0, FILTER_VALUES.length) as string[];
+      const likedSlots = slots.slice(FILTER_VALUES.length) as number[];
+      const filters = Object.fromEntries(set.map((key) => [key, filterSlots[FILTER_VALUES.indexOf(key)]])) as FilterValues;
+      return excludedMatchesQuery(db, siteId, viewer, filters).select(sql<string>`'x'`.as('kind'))
+        .unionAll(likedAmongQueryOf(db, viewer, likedSlots).select(sql<string>`'l'`.as('kind')));
+    }, [-424242, '\u0000site', ...FILTER_PLACEHOLDERS, ...LIKED_PLACEHOLDERS]);
+    run = (db, viewer, siteId, v, likedSlots) => query(db, viewer, siteId, ...FILTER_VALUES.map((key, i) => v[key] ?? (FILTER_PLACEHOLDERS[i] as string)), ...likedSlots);
     exclusionsByShape.set(shape, run);
   }
   return run;
@@ -422,8 +445,6 @@ export async function searchProfiles(
   return (await search(app, site, viewer, filters, ownProfileId)).result;
 }
 
-/** Similar profiles shown below too few results, at most. */
-const SIMILAR_SHOWN = 12;
 
 /** searchProfiles, with the app-clock time its shared count began (the count's age bounds the answer's). */
 async function search(
@@ -434,11 +455,17 @@ async function search(
   const viewerProfileId = viewer === null ? null : ownProfileId !== undefined ? ownProfileId : await profileIdOf(db, viewer);
   const page = filters.page ?? 1;
   const { n: base, at: countAt } = await baseCount(app, site, filters, now);
-  const excluded = await excludedMatches(app, site, viewerProfileId, filters, now);
+  // The shared page (kept per site and filters), then what is the viewer's own — their hidden matches and
+  // their likes among that page — in one statement.
+  const shared = await sharedPage(app, site, filters, page, now);
+  const own = viewerProfileId === null
+    ? { excluded: [], liked: [] }
+    : await exclusionsAndLikes(app, site, viewerProfileId, filters, now, shared.map((c) => c.id));
+  const { excluded } = own;
   const numResults = base > SEARCH_COUNT_CAP ? base : Math.max(0, base - excluded.length);
   // Nobody this viewer must not see matches: their results are the shared ones. Otherwise their own.
   const results = excluded.length === 0
-    ? await sharedPage(app, site, filters, page, now)
+    ? shared
     : page === 1 && excluded.length <= SEARCH_PAGE_SIZE
       ? await sharedFirstPageWithout(app, site, filters, now, new Set(excluded))
       : await runCards(db, filtered(db, site, viewerProfileId, filters, now), SEARCH_PAGE_SIZE, (page - 1) * SEARCH_PAGE_SIZE, now);
@@ -457,22 +484,24 @@ async function search(
     similarCount = similar.length;
   }
   const shown = [...results, ...similar].map((c) => c.id);
-  const likedIds = viewerProfileId !== null && shown.length > 0 ? await likedAmong(db, viewerProfileId, shown) : [];
+  // The likes read with the exclusions cover the shown profiles when they all come from the shared page.
+  const checked = new Set(shared.map((c) => c.id));
+  const likedIds = viewerProfileId === null || shown.length === 0 ? []
+    : shown.every((id) => checked.has(id)) ? own.liked.filter((id) => shown.includes(id))
+      : await likedAmong(db, viewerProfileId, shown);
   return { result: { pageNumber: page, results, numResults, similar, similarCount, likedIds }, countAt };
 }
 
-/** Ids a search shows at most: a page and the similar profiles below it. */
-const SHOWN_AT_MOST = SEARCH_PAGE_SIZE + SIMILAR_SHOWN;
 /** The viewer's likes among the shown profiles: one statement compiled once, the unused places given an id no profile has (0). */
-const likedAmongQuery = preparedQuery((db, viewer: number, ...ids: number[]) => db
-  .selectFrom('likes').select('liked_profile_id').where('liker_profile_id', '=', viewer).where('liked_profile_id', 'in', ids),
-[-730000, ...Array.from({ length: SHOWN_AT_MOST }, (_, k) => -730001 - k)]);
+const likedAmongQueryOf = (db: Kysely<Database>, viewer: number, ids: number[]) => db
+  .selectFrom('likes').select('liked_profile_id as id').where('liker_profile_id', '=', viewer).where('liked_profile_id', 'in', ids);
+const likedAmongQuery = preparedQuery((db, viewer: number, ...ids: number[]) => likedAmongQueryOf(db, viewer, ids), [-424242, ...LIKED_PLACEHOLDERS]);
 async function likedAmong(db: Kysely<Database>, viewer: number, shown: number[]): Promise<number[]> {
   const liked: number[] = [];
   for (let at = 0; at < shown.length; at += SHOWN_AT_MOST) {
     const ids = shown.slice(at, at + SHOWN_AT_MOST);
     const slots = [...ids, ...Array<number>(SHOWN_AT_MOST - ids.length).fill(0)];
-    for (const row of (await likedAmongQuery(db, viewer, ...slots)).rows) liked.push(row.liked_profile_id);
+    for (const row of (await likedAmongQuery(db, viewer, ...slots)).rows) liked.push(row.id);
   }
   return liked;
 }
