@@ -4,7 +4,7 @@ import { compressedPage, PAGE_CACHE_CONTROL, plainEncoding } from './server/api/
 import { contentSecurityPolicy, inlineScriptHashes } from './server/security-headers';
 import { createRequestContext } from './server/context/request-context';
 import { readConfig } from './server/config';
-import { renderMemberBody } from './server/pages/bodies';
+import { bodyOfMemberPage } from './server/pages/bodies';
 import { pageRequestProblem, REQUEST_ERROR_PATH } from './server/pages/request-guard';
 import { SiteRegistry, loadSites } from './server/sites/site-registry';
 import { fallbackErrorPage } from './server/errors/fallback-page';
@@ -65,7 +65,7 @@ const csp = defineMiddleware(async (astro, next) => {
   // A member page whose layout the node entry keeps as a frame (src/server/pages/member-frame.ts): only a
   // page that answered its body's own status and set no cookie.
   const { frameCapture, memberBody } = astro.locals;
-  if (frameCapture && memberBody && response.status === memberBody.status && !response.headers.has('set-cookie')) frameCapture(html, memberBody, renderMemberBody);
+  if (frameCapture && memberBody && response.status === memberBody.status && !response.headers.has('set-cookie')) frameCapture(html, memberBody, bodyOfMemberPage);
   const headers = new Headers(response.headers);
   headers.set('Content-Security-Policy', contentSecurityPolicy(inlineScriptHashes(html)));
   headers.set('Cache-Control', PAGE_CACHE_CONTROL);

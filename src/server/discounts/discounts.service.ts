@@ -65,10 +65,13 @@ export async function timeBonusFor(app: AppContext, site: Site, user: User | nul
   return { isVisible: true, deadline, server_now: now, discount: presentDiscount(found.row, now), row: found.row };
 }
 
+/** The time bonus as members see it (without its code's row). */
+const shownBonus = (bonus: (TimeBonus & { row: DiscountCodeRow }) | null): TimeBonus | null =>
+  bonus ? { isVisible: bonus.isVisible, deadline: bonus.deadline, server_now: bonus.server_now, discount: bonus.discount } : null;
+
 /** GET /api/time-bonus.php's answer, which member pages in the bonus hours show too (src/server/pages/payment-screens.ts). */
 export async function timeBonusAnswer(app: AppContext, site: Site, user: User): Promise<TimeBonusResponse> {
-  const bonus = await timeBonusFor(app, site, user);
-  return { time_bonus: bonus ? { isVisible: bonus.isVisible, deadline: bonus.deadline, server_now: bonus.server_now, discount: bonus.discount } : null };
+  return { time_bonus: shownBonus(await timeBonusFor(app, site, user)) };
 }
 
 /**
@@ -130,7 +133,7 @@ export async function findCodeFor(app: AppContext, site: Site, user: User | null
 /** The active discount (SPEC §4): a given code, else the time bonus if present, else the welcome code. */
 export async function activeDiscountFor(app: AppContext, site: Site, user: User | null, code?: string): Promise<{ discount: ActiveDiscount | null; timeBonus: TimeBonus | null }> {
   const bonus = await timeBonusFor(app, site, user);
-  const timeBonus = bonus ? { isVisible: bonus.isVisible, deadline: bonus.deadline, server_now: bonus.server_now, discount: bonus.discount } : null;
+  const timeBonus = shownBonus(bonus);
   if (code) return { discount: await findCodeFor(app, site, user, code), timeBonus };
   if (bonus) return { discount: { row: bonus.row, view: bonus.discount }, timeBonus };
   return { discount: await welcomeDiscountFor(app, site, user), timeBonus };

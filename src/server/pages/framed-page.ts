@@ -4,7 +4,7 @@ import type { SessionUser } from '../../shared/user.contract';
 import { compressedPage, PAGE_CACHE_CONTROL, plainEncoding } from '../api/compression';
 import { contentSecurityPolicy } from '../security-headers';
 import { loadTimeBonusAnswer } from './payment-screens';
-import type { renderMemberBody } from './bodies';
+import type { bodyOfMemberPage } from './bodies';
 import { memberLayoutParts } from './layout-parts';
 import { captureFrame, fillFrame, FrameStore, frameKey, framePattern, frameScriptHashes, layoutTitle } from './member-frame';
 
@@ -14,7 +14,7 @@ export { FrameStore };
  * The bodies' renderer (src/server/pages/bodies), handed over by src/middleware.ts with the first captured
  * frame: the bodies render islands, which only Astro's (Vite's) build can load — not this entry's bundle.
  */
-export type BodyRenderer = typeof renderMemberBody;
+export type BodyRenderer = typeof bodyOfMemberPage;
 let renderBody: BodyRenderer | null = null;
 
 /** Set on a member page made from a kept frame (for operators and the tests). */

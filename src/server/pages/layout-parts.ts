@@ -176,26 +176,17 @@ export interface MemberShellInputs {
   timeBonus: TimeBonusResponse | null;
 }
 
-/** The badges' labels of the members' shell, made once per language. */
-const labelsByLocale = new Map<Locale, MemberShellData['labels']>();
-function shellLabels(locale: Locale): MemberShellData['labels'] {
-  let labels = labelsByLocale.get(locale);
-  if (!labels) {
-    labels = {
-      unread: pluralForms(locale, 'nav.unread_badge'), likes: pluralForms(locale, 'nav.new_likes_badge'),
-      lowCredits: pluralForms(locale, 'nav.low_credits'), noCredits: getT(locale)('nav.no_credits'),
-    };
-    labelsByLocale.set(locale, labels);
-  }
-  return labels;
-}
-
 /** The members' shell data (src/core/members/boot.ts): JSON in a script element, never script. */
 export function memberShellHtml({ site, locale, user, timeBonus }: MemberShellInputs): string {
+  const t = getT(locale);
   const fictional = fictionalTexts(site, locale);
   const data: MemberShellData = {
     user, locale,
-    labels: shellLabels(locale),
+    // pluralForms and plain keys are looked up once per language already (src/shared/i18n).
+    labels: {
+      unread: pluralForms(locale, 'nav.unread_badge'), likes: pluralForms(locale, 'nav.new_likes_badge'),
+      lowCredits: pluralForms(locale, 'nav.low_credits'), noCredits: t('nav.no_credits'),
+    },
     timeBonus,
     fictional: { icon: fictional.icon, label: fictional.singular },
   };

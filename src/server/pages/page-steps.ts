@@ -50,15 +50,17 @@ export function createPageSteps(app: AppContext, config: Config, astro: AstroHan
     exchange.locals = locals;
     if (user === null) return false;
     // A member's page is made from its kept layout and a fresh body, for a GET without bad input.
+    if (frames === null || req.method !== 'GET' || pageProblem) return false;
     const pathname = url.split('?', 1)[0] ?? url;
-    const framed = frames !== null && req.method === 'GET' && !pageProblem;
-    const loader = framed ? memberPageLoader(pathname) : null;
+    const loader = memberPageLoader(pathname);
+    if (!loader) return false;
     // Load what the page shows. A load that fails is left to the page, which loads again and fails into
     // Astro's error page.
-    const pageUrl = loader ? new URL(url, ctx.requestOrigin) : null;
-    const loaded = loader && pageUrl ? await loader.load(locals, pageUrl).then((value) => ({ value }), () => null) : null;
-    if (loader && loaded) locals.pageData = { route: loader.route, value: loaded.value };
-    return framed && frames !== null && pageUrl !== null && locals.pageData !== undefined && sendFramed(frames, req, res, locals, user, pageUrl, pathname);
+    const pageUrl = new URL(url, ctx.requestOrigin);
+    const loaded = await loader.load(locals, pageUrl).then((value) => ({ value }), () => null);
+    if (!loaded) return false;
+    locals.pageData = { route: loader.route, value: loaded.value };
+    return sendFramed(frames, req, res, locals, user, pageUrl, pathname);
   };
 
   const astroPages: Step = (exchange: PageExchange) =>

@@ -148,14 +148,11 @@ async function baseCount(app: AppContext, site: Site, f: Filters, now: number): 
 }
 
 /**
- * Profiles the shared (viewer-less) search lists but this viewer must not see: their own profile and
- * those blocked either way, where they match the filters. One statement: the ids (the viewer's and a
- * few blocks) are looked up by primary key, then checked against the filters.
- */
-/**
- * The viewer's matches that must not be listed (`excludedMatchesQuery`) and, in the same statement, which of
- * `likedCandidates` (at most SHOWN_AT_MOST ids: the page the viewer is likely shown) they like: one round trip
- * for what a member's search reads about the member.
+ * Profiles the shared (viewer-less) search lists but this viewer must not see — their own profile and
+ * those blocked either way, where they match the filters (`excludedMatchesQuery`: the ids are looked up by
+ * primary key, then checked against the filters) — and, in the same statement, which of `likedCandidates`
+ * (at most SHOWN_AT_MOST ids: the page the viewer is likely shown) they like: one round trip for what a
+ * member's search reads about the member.
  */
 async function exclusionsAndLikes(
   app: AppContext, site: Site, viewerProfileId: number, f: Filters, now: number, likedCandidates: number[],
@@ -445,7 +442,6 @@ export async function searchProfiles(
   return (await search(app, site, viewer, filters, ownProfileId)).result;
 }
 
-
 /** searchProfiles, with the app-clock time its shared count began (the count's age bounds the answer's). */
 async function search(
   app: AppContext, site: Site, viewer: Pick<User, 'id'> | null, filters: SearchQuery, ownProfileId?: number | null,
@@ -458,9 +454,10 @@ async function search(
   // The shared page (kept per site and filters), then what is the viewer's own — their hidden matches and
   // their likes among that page — in one statement.
   const shared = await sharedPage(app, site, filters, page, now);
+  const sharedIds = shared.map((c) => c.id);
   const own = viewerProfileId === null
     ? { excluded: [], liked: [] }
-    : await exclusionsAndLikes(app, site, viewerProfileId, filters, now, shared.map((c) => c.id));
+    : await exclusionsAndLikes(app, site, viewerProfileId, filters, now, sharedIds);
   const { excluded } = own;
   const numResults = base > SEARCH_COUNT_CAP ? base : Math.max(0, base - excluded.length);
   // Nobody this viewer must not see matches: their results are the shared ones. Otherwise their own.
@@ -485,9 +482,8 @@ async function search(
   }
   const shown = [...results, ...similar].map((c) => c.id);
   // The likes read with the exclusions cover the shown profiles when they all come from the shared page.
-  const checked = new Set(shared.map((c) => c.id));
   const likedIds = viewerProfileId === null || shown.length === 0 ? []
-    : shown.every((id) => checked.has(id)) ? own.liked.filter((id) => shown.includes(id))
+    : shown.every((id) => sharedIds.includes(id)) ? own.liked.filter((id) => shown.includes(id))
       : await likedAmong(db, viewerProfileId, shown);
   return { result: { pageNumber: page, results, numResults, similar, similarCount, likedIds }, countAt };
 }

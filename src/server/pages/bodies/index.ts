@@ -29,6 +29,3 @@ export function bodyOfMemberPage(locals: BodyLocals, url: URL, cookie: string | 
       return ownProfileBody(locals, data.value as Parameters<typeof ownProfileBody>[1]);
   }
 }
-
-/** `bodyOfMemberPage` as the node entry's framed pages call it (src/server/pages/framed-page.ts). */
-export const renderMemberBody = bodyOfMemberPage;
