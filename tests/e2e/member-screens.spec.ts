@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { brokenWords, expect, hydrated, onHost, skipEntryWarning, test, tv as t } from './fixtures';
 import { createMember, login } from './staff';
+import { LOCALES } from '../../src/shared/locales';
 
 // Issue 25: the member area feels like an app — people first on phones, nothing jumps, likes can be answered.
 const DEMO_PASSWORD = 'kindred-demo-2026';
@@ -136,6 +137,15 @@ test('settings for thumbs: switches of 24 px at least, labels that break between
     }).length);
     expect(small, `controls under 24 px at ${width} px`).toBe(0);
     expect(await brokenWords(page, '.prefs-table th, .switch-row strong, .settings-section h2'), `at ${width} px`).toEqual([]);
+  }
+  // The notification labels at 320 px in every language: the longest words ("Benachrichtigung", "nieprzeczytanych",
+  // "Viikkokatsaukset") fit their column whole.
+  for (const locale of LOCALES) {
+    await page.context().addCookies([{ name: 'lang', value: locale, url: page.url() }]);
+    await page.reload();
+    await hydrated(page);
+    expect(await page.locator('html').getAttribute('lang'), locale).toMatch(new RegExp(`^${locale}`));
+    expect(await brokenWords(page, '.prefs-table th, .switch-row strong, .settings-section h2'), `${locale} at 320 px`).toEqual([]);
   }
   await page.screenshot({ path: info.outputPath('settings-320.png'), fullPage: true });
 });

@@ -1,5 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { onHost, test } from './fixtures';
+import { LOCALES } from '../../src/shared/locales';
 
 // The narrowest phones still in use: nothing may scroll sideways, logged in or out, on any demo site.
 const SITES = [['localhost', 'kindred.example'], ['rijpe.localhost', 'rijpedates.example'], ['gay.localhost', 'maennerhafen.example']] as const;
@@ -55,3 +56,25 @@ for (const [host, domain] of SITES) {
     await check(MEMBER_PAGES, 'logged in');
   });
 }
+
+// The time bonus's banner (a new member's first hours) in every language at 320 px: its button's label wraps where it is
+// long ("Profiter de ma réduction", "Quiero mi descuento"), nothing goes past the screen's edge.
+test('the time bonus banner fits a 320 px phone in every language', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('hide-entry-warning', String(Date.now())));
+  await page.goto('/terms');
+  const status = await page.evaluate(async () => (await fetch('/api/user.php', {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'free@kindred.example', password: 'kindred-demo-2026' }),
+  })).status);
+  expect(status).toBe(200);
+  for (const locale of LOCALES) {
+    await page.context().addCookies([{ name: 'lang', value: locale, url: page.url() }]);
+    await page.goto('/members');
+    expect(await page.locator('html').getAttribute('lang'), locale).toMatch(new RegExp(`^${locale}`));
+    const banner = page.locator('.time-bonus-banner');
+    await expect(banner, locale).toBeVisible();
+    const o = await overflowing(page);
+    expect(o.scroll, `${locale}: ${o.wide.join(' ')}`).toBeLessThanOrEqual(o.vw);
+    const [box, cta] = [await banner.boundingBox(), await banner.locator('.tb-cta').boundingBox()];
+    expect(cta && box && cta.x + cta.width <= box.x + box.width + 0.5, `${locale}: the button inside the banner`).toBe(true);
+  }
+});
