@@ -78,3 +78,17 @@ test('the time bonus banner fits a 320 px phone in every language', async ({ pag
     expect(cta && box && cta.x + cta.width <= box.x + box.width + 0.5, `${locale}: the button inside the banner`).toBe(true);
   }
 });
+
+// The pricing page's table of bundles whole on a 320 px phone in every language (its column titles wrap, a badge goes
+// under its bundle): no price hidden behind a sideways scroll.
+test('the pricing table fits a 320 px phone in every language', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('hide-entry-warning', String(Date.now())));
+  for (const locale of LOCALES) {
+    await page.goto(`/${locale}/pricing`);
+    const wrap = page.locator('.pricing-table-wrap[open]').first();
+    await expect(wrap, locale).toBeVisible();
+    expect(await wrap.evaluate((el) => el.scrollWidth - el.clientWidth), locale).toBeLessThanOrEqual(0);
+    const o = await overflowing(page);
+    expect(o.scroll, `${locale}: ${o.wide.join(' ')}`).toBeLessThanOrEqual(o.vw);
+  }
+});
