@@ -92,3 +92,24 @@ test('the pricing table fits a 320 px phone in every language', async ({ page })
     expect(o.scroll, `${locale}: ${o.wide.join(' ')}`).toBeLessThanOrEqual(o.vw);
   }
 });
+
+// Small tablets and narrow windows: a member's top bar fits from 576 to 991 px in every language (with the links'
+// names from 768 px it ran 13–40 px past the screen in French, Spanish, Polish and Swedish).
+test('a member\'s top bar fits small tablets in every language', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.addInitScript(() => localStorage.setItem('hide-entry-warning', String(Date.now())));
+  await page.goto('/terms');
+  const status = await page.evaluate(async () => (await fetch('/api/user.php', {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'free@kindred.example', password: 'kindred-demo-2026' }),
+  })).status);
+  expect(status).toBe(200);
+  for (const width of [576, 700, 768, 850, 991]) {
+    await page.setViewportSize({ width, height: 700 });
+    for (const locale of LOCALES) {
+      await page.context().addCookies([{ name: 'lang', value: locale, url: page.url() }]);
+      await page.goto('/likes');
+      const o = await overflowing(page);
+      expect(o.scroll, `${locale} at ${width}: ${o.wide.join(' ')}`).toBeLessThanOrEqual(o.vw);
+    }
+  }
+});
