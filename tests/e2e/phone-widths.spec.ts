@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { onHost, test } from './fixtures';
+import { onHost, skipEntryWarning, test } from './fixtures';
 import { LOCALES } from '../../src/shared/locales';
 
 // The narrowest phones still in use: nothing may scroll sideways, logged in or out, on any demo site.
@@ -29,12 +29,20 @@ async function overflowing(page: Page) {
   });
 }
 
+/** Logs in as a demo site's free member (the page's own fetch: only the browser resolves *.localhost). */
+async function logInFree(page: Page, domain = 'kindred.example') {
+  const status = await page.evaluate(async (email) => (await fetch('/api/user.php', {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'kindred-demo-2026' }),
+  })).status, `free@${domain}`);
+  expect(status).toBe(200);
+}
+
 test.use({ viewport: { width: 320, height: 640 } });
 
 for (const [host, domain] of SITES) {
   test(`${host}: no page scrolls sideways at 320, 360, 375, 390 and 414 px; banners take one line`, async ({ page }) => {
     test.setTimeout(150_000);
-    await page.addInitScript(() => localStorage.setItem('hide-entry-warning', String(Date.now())));
+    await skipEntryWarning(page);
     const check = async (pages: string[], state: string) => {
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: 640 });
@@ -47,12 +55,7 @@ for (const [host, domain] of SITES) {
       }
     };
     await check(VISITOR_PAGES, 'logged out');
-    // Through the page: only the browser resolves *.localhost.
-    const status = await page.evaluate(async (email) => {
-      const res = await fetch('/api/user.php', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'kindred-demo-2026' }) });
-      return res.status;
-    }, `free@${domain}`);
-    expect(status).toBe(200);
+    await logInFree(page, domain);
     await check(MEMBER_PAGES, 'logged in');
   });
 }
@@ -60,12 +63,9 @@ for (const [host, domain] of SITES) {
 // The time bonus's banner (a new member's first hours) in every language at 320 px: its button's label wraps where it is
 // long ("Profiter de ma réduction", "Quiero mi descuento"), nothing goes past the screen's edge.
 test('the time bonus banner fits a 320 px phone in every language', async ({ page }) => {
-  await page.addInitScript(() => localStorage.setItem('hide-entry-warning', String(Date.now())));
+  await skipEntryWarning(page);
   await page.goto('/terms');
-  const status = await page.evaluate(async () => (await fetch('/api/user.php', {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'free@kindred.example', password: 'kindred-demo-2026' }),
-  })).status);
-  expect(status).toBe(200);
+  await logInFree(page);
   for (const locale of LOCALES) {
     await page.context().addCookies([{ name: 'lang', value: locale, url: page.url() }]);
     await page.goto('/members');
@@ -82,7 +82,7 @@ test('the time bonus banner fits a 320 px phone in every language', async ({ pag
 // The pricing page's table of bundles whole on a 320 px phone in every language (its column titles wrap, a badge goes
 // under its bundle): no price hidden behind a sideways scroll.
 test('the pricing table fits a 320 px phone in every language', async ({ page }) => {
-  await page.addInitScript(() => localStorage.setItem('hide-entry-warning', String(Date.now())));
+  await skipEntryWarning(page);
   for (const locale of LOCALES) {
     await page.goto(`/${locale}/pricing`);
     const wrap = page.locator('.pricing-table-wrap[open]').first();
@@ -97,12 +97,9 @@ test('the pricing table fits a 320 px phone in every language', async ({ page })
 // names from 768 px it ran 13–40 px past the screen in French, Spanish, Polish and Swedish).
 test('a member\'s top bar fits small tablets in every language', async ({ page }) => {
   test.setTimeout(120_000);
-  await page.addInitScript(() => localStorage.setItem('hide-entry-warning', String(Date.now())));
+  await skipEntryWarning(page);
   await page.goto('/terms');
-  const status = await page.evaluate(async () => (await fetch('/api/user.php', {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'free@kindred.example', password: 'kindred-demo-2026' }),
-  })).status);
-  expect(status).toBe(200);
+  await logInFree(page);
   for (const width of [576, 700, 768, 850, 991]) {
     await page.setViewportSize({ width, height: 700 });
     for (const locale of LOCALES) {
