@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { onHost, skipEntryWarning, test } from './fixtures';
+import { brokenWords, onHost, skipEntryWarning, test } from './fixtures';
 import { LOCALES } from '../../src/shared/locales';
 
 // The narrowest phones still in use: nothing may scroll sideways, logged in or out, on any demo site.
@@ -90,6 +90,34 @@ test('the pricing table fits a 320 px phone in every language', async ({ page })
     expect(await wrap.evaluate((el) => el.scrollWidth - el.clientWidth), locale).toBeLessThanOrEqual(0);
     const o = await overflowing(page);
     expect(o.scroll, `${locale}: ${o.wide.join(' ')}`).toBeLessThanOrEqual(o.vw);
+  }
+});
+
+// Titles and headings keep their words whole on a 320 px phone in every language (without hyphenation dictionaries,
+// as in this browser, "Geschäftsbedingungen", "Teilnahmevoraussetzungen" and "informasjonskapsler" broke inside).
+const LEGAL_PAGES = ['/terms', '/privacy', '/cookies', '/faq', '/pricing', '/safety', '/service', '/complaints', '/return-policy', '/ban'];
+test('legal pages\' headings keep their words whole at 320 px in every language', async ({ page }) => {
+  test.setTimeout(120_000);
+  await skipEntryWarning(page);
+  for (const locale of LOCALES) {
+    for (const path of LEGAL_PAGES) {
+      await page.goto(`/${locale}${path}`);
+      expect(await brokenWords(page, '.static-page h1, .prose h2, .prose h3'), `${locale}${path}`).toEqual([]);
+    }
+  }
+});
+
+// A search card's town ("Edgeworthstown", "Wolverhampton") and the live cam card's text stay whole on a 320 px phone.
+test('search cards keep their words whole at 320 px in every language', async ({ page }) => {
+  test.setTimeout(60_000);
+  await skipEntryWarning(page);
+  await page.goto('/login');
+  await logInFree(page);
+  for (const locale of LOCALES) {
+    await page.context().addCookies([{ name: 'lang', value: locale, url: page.url() }]);
+    await page.goto('/members');
+    await expect(page.locator('.profile-card').first(), locale).toBeVisible();
+    expect(await brokenWords(page, '.profile-card .card-meta, .members-page h1'), locale).toEqual([]);
   }
 });
 
