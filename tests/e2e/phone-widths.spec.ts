@@ -121,20 +121,33 @@ test('search cards keep their words whole at 320 px in every language', async ({
   }
 });
 
-// Small tablets and narrow windows: a member's top bar fits from 576 to 991 px in every language (with the links'
-// names from 768 px it ran 13–40 px past the screen in French, Spanish, Polish and Swedish).
-test('a member\'s top bar fits small tablets in every language', async ({ page }) => {
-  test.setTimeout(120_000);
+// Phones, small tablets and narrow windows: a member's top bar fits from 320 to 991 px in every language (with the
+// links' names from 768 px it ran 13–40 px past the screen in French, Spanish, Polish and Swedish), and Get Premium is
+// one line (on phones "Przejdź na Premium" was three in an 88 px pill: phones show the short label).
+test('a member\'s top bar fits phones and small tablets in every language', async ({ page }) => {
+  test.setTimeout(150_000);
   await skipEntryWarning(page);
   await page.goto('/terms');
   await logInFree(page);
-  for (const width of [576, 700, 768, 850, 991]) {
+  for (const width of [320, 390, 576, 700, 768, 850, 991]) {
     await page.setViewportSize({ width, height: 700 });
     for (const locale of LOCALES) {
       await page.context().addCookies([{ name: 'lang', value: locale, url: page.url() }]);
       await page.goto('/likes');
       const o = await overflowing(page);
       expect(o.scroll, `${locale} at ${width}: ${o.wide.join(' ')}`).toBeLessThanOrEqual(o.vw);
+      const premium = page.locator('[data-nav="premium"]');
+      expect(await premium.evaluate((el) => el.scrollWidth <= el.clientWidth + 1), `${locale} at ${width}: Get Premium cut`).toBe(true);
+      expect(await premium.evaluate((el) => {
+        const tops = new Set<number>();
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const text = document.createRange();
+          text.selectNodeContents(node);
+          for (const r of text.getClientRects()) if (r.width > 0) tops.add(Math.round(r.top));
+        }
+        return tops.size;
+      }), `${locale} at ${width}: Get Premium on one line`).toBe(1);
     }
   }
 });
