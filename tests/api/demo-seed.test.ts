@@ -2,7 +2,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ageOn } from '../../src/shared/accounts.contract';
 import { avatarSvg, GREY_HAIR, OLDER_AGE } from '../../src/server/db/demo-avatars';
-import { refreshPlannerStatistics, seedDemoData } from '../../src/server/db/seed';
+import { refreshPlannerStatistics, seedDemoData, seedDemoMembers } from '../../src/server/db/seed';
+import { listLikes, nextPendingLike } from '../../src/server/likes/likes.service';
+import { lookingFor } from '../../src/shared/profile-options';
 import { profileForViewer } from '../../src/server/profiles/profiles.service';
 import { createTestApp, DIALECTS, type TestApp } from '../helpers/test-app';
 
@@ -88,6 +90,29 @@ for (const dialect of DIALECTS) {
       const view = await profileForViewer(t.app, site as NonNullable<typeof site>, id as number, null);
       expect(view?.photos).toHaveLength(1);
       expect(view?.hiddenPhotos).toBe((count as number) - 1);
+    });
+
+    it('gives each site\'s demo logins received likes from members of the kind they look for, with no like-back prompt waiting', async () => {
+      await seedDemoMembers(t.app);
+      const db = t.app.db.db;
+      for (const site of t.app.sites.sites) {
+        for (const [kind, received, matches] of [['free', 2, 0], ['premium', 4, 1]] as const) {
+          const user = await db.selectFrom('users').selectAll().where('site_id', '=', site.id).where('email_normalized', '=', `${kind}@${site.domains[0]}`).executeTakeFirstOrThrow();
+          const own = await db.selectFrom('profiles').select(['gender', 'sexuality']).where('user_id', '=', user.id).executeTakeFirstOrThrow();
+          const likes = await listLikes(t.app, site, user);
+          expect(likes.liked_by.length, `${site.id} ${kind}`).toBe(received);
+          expect(likes.matches.length, `${site.id} ${kind}`).toBe(matches);
+          // New but already shown: the nav's badge counts them, and no like-back prompt opens at login.
+          expect(likes.new_likes, `${site.id} ${kind}`).toBe(received - matches);
+          expect((await nextPendingLike(t.app, site, user)).profile, `${site.id} ${kind}`).toBeNull();
+          const likers = await db.selectFrom('profiles').select(['gender', 'fictional', 'user_id']).where('id', 'in', likes.liked_by.map((p) => p.id)).execute();
+          expect(likers.every((p) => p.gender === lookingFor(own.gender, own.sexuality) && p.fictional === 0 && p.user_id === null), `${site.id} ${kind}`).toBe(true);
+        }
+      }
+      // Seeding again (a restart) adds nothing.
+      const before = await db.selectFrom('likes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      await seedDemoMembers(t.app);
+      expect(await db.selectFrom('likes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).toEqual(before);
     });
   });
 }

@@ -4,13 +4,13 @@ import {
   type Faker, fakerDA, fakerDE, fakerDE_AT, fakerDE_CH, fakerEN_AU, fakerEN_CA, fakerEN_GB, fakerEN_IE, fakerEN_US,
   fakerES, fakerFI, fakerFR, fakerIT, fakerNB_NO, fakerNL, fakerNL_BE, fakerPL, fakerSV,
 } from '@faker-js/faker';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { ageOn } from '../../shared/accounts.contract';
 import type { StaffRole } from '../../shared/admin.contract';
 import { nicheName } from '../../shared/constants';
 import { REGIONS } from '../../shared/geo/regions';
 import {
-  BODY_TYPES, EYE_COLORS, HAIR_COLORS, INTERESTS, RELATIONSHIP_STATUSES, TATTOO_OPTIONS,
+  BODY_TYPES, EYE_COLORS, HAIR_COLORS, INTERESTS, lookingFor, RELATIONSHIP_STATUSES, TATTOO_OPTIONS,
 } from '../../shared/profile-options';
 import type { Site } from '../../shared/site.schema';
 import { hashPassword } from '../accounts/password';
@@ -18,7 +18,7 @@ import type { AppContext } from '../app-context';
 import { applyCredits } from '../credits/ledger';
 import { avatarSvg, demoPhotoCount, extraPhotoSvg, OLDER_AGE } from './demo-avatars';
 import { DEMO_NAMES } from './demo-names';
-import type { NewProfile } from './schema';
+import type { Database, NewProfile } from './schema';
 
 const FAKERS: Record<string, Faker> = {
   NL: fakerNL, BE: fakerNL_BE, DE: fakerDE, AT: fakerDE_AT, CH: fakerDE_CH, GB: fakerEN_GB, IE: fakerEN_IE,
@@ -247,9 +247,36 @@ export async function seedDemoMembers(app: AppContext): Promise<void> {
             user_id: user.id, site_id: site.id, role: member.staff as StaffRole, totp_secret: null, totp_pending_secret: null, totp_enabled_at: null, totp_last_step: null, created_at: now,
           }).execute();
         }
+        if (!member.staff) await seedDemoLikes(trx, site.id, profile.id, lookingFor(female ? 'female' : 'male', site.niche === 7 ? 'gay' : 'hetero'), member.paid, now);
         if (member.credits > 0) await applyCredits(trx, { userId: user.id, delta: member.credits, reason: member.paid ? 'purchase' : 'signup_bonus', key: 'demo_seed', now });
       });
     }
+  }
+}
+
+/** Likes the demo logins have received: the free member 2, the premium member 4, one of them liked back (a match). */
+const DEMO_LIKES = { free: 2, premium: 4 } as const;
+
+/**
+ * A demo login's first look at Likes is not empty: a few members of the kind it looks for (real, with a photo) liked
+ * it in the last hours, still new (the nav's badge counts them) but already shown, so no like-back prompt opens at
+ * login; the premium member has liked one of them back.
+ */
+async function seedDemoLikes(trx: Transaction<Database>, siteId: string, profileId: number, gender: 'male' | 'female' | undefined, paid: boolean, now: number) {
+  if (!gender) return;
+  const likers = await trx.selectFrom('profiles').select('id')
+    .where('site_id', '=', siteId).where('user_id', 'is', null).where('status', '=', 'active').where('gender', '=', gender)
+    .where('fictional', '=', 0).where('has_photo', '=', 1).where('invisible', '=', 0)
+    .orderBy('id').limit(paid ? DEMO_LIKES.premium : DEMO_LIKES.free).execute();
+  if (likers.length === 0) return;
+  const HOUR = 60 * 60 * 1000;
+  const matched = paid ? likers[0]?.id : undefined;
+  await trx.insertInto('likes').values(likers.map(({ id }, n) => {
+    const at = now - (n + 1) * 3 * HOUR;
+    return { liker_profile_id: id, liked_profile_id: profileId, source: 'search', is_new: id === matched ? 0 : 1, shown_at: at, created_at: at };
+  })).execute();
+  if (matched !== undefined) {
+    await trx.insertInto('likes').values({ liker_profile_id: profileId, liked_profile_id: matched, source: 'likes', is_new: 1, shown_at: null, created_at: now - HOUR }).execute();
   }
 }
 
