@@ -125,6 +125,7 @@ test('a received like can be answered: Like back makes a match at once, with the
 });
 
 test('settings for thumbs: switches of 24 px at least, labels that break between words only', async ({ page, request }, info) => {
+  test.setTimeout(90_000);
   const me = await createMember(request, 'Thumb');
   await login(page, me.email, '/settings');
   await expect(page).toHaveURL(/\/settings$/);
