@@ -47,7 +47,9 @@ export function plainEncoding(header: string | undefined): 'br' | 'gzip' | null 
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const zlib = require('node:zlib');
-parentPort.on('message', ({ id, html, encoding }) => {
+parentPort.on('message', ({ id, html, encoding, exit }) => {
+  // Asked to end: between two pages, never inside one (see terminate()).
+  if (exit) process.exit(0);
   try {
     const out = encoding === 'br' ? zlib.brotliCompressSync(html, workerData.brotli) : zlib.gzipSync(html, workerData.gzip);
     // Its own exact ArrayBuffer, moved rather than copied (zlib's result may share a pooled one).
@@ -117,7 +119,16 @@ export function startCompressor(): Compressor {
       const w = worker;
       if (!w) return;
       failAll(new Error('the compression worker was ended'));
-      await w.terminate();
+      // The worker ends itself after the page it is on: Node 20 aborts the whole process ("close before init" in
+      // node_zlib.cc) when a thread is torn down inside brotliCompressSync. Forced only if it does not end in a second.
+      await new Promise<void>((resolve) => {
+        const forced = setTimeout(() => void w.terminate().finally(resolve), 1000);
+        w.once('exit', () => {
+          clearTimeout(forced);
+          resolve();
+        });
+        w.postMessage({ exit: true });
+      });
     },
   };
 }
