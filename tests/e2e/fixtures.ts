@@ -69,6 +69,23 @@ export async function openSearchFilters(page: Page) {
 }
 
 /**
+ * The texts of the visible elements matching `selector` that take more than one line: the tops of their text's line
+ * boxes (text nodes only, so an inline element's own box does not count as a line).
+ */
+export async function wrappedTexts(page: Page, selector: string): Promise<string[]> {
+  return page.locator(selector).evaluateAll((els) => els.filter((el) => {
+    const tops = new Set<number>();
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = document.createRange();
+      text.selectNodeContents(node);
+      for (const r of text.getClientRects()) if (r.width > 0) tops.add(Math.round(r.top));
+    }
+    return tops.size > 1;
+  }).map((el) => el.textContent ?? ''));
+}
+
+/**
  * Labels (matching `selector`) broken inside a word, or wider than their box: for every character of a visible
  * label a Range answers its line; a new line may only start after a space. With `controlMax`, a control inside
  * a label wider than that (a stretched radio or checkbox) counts too.

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import type { Locale } from '../../src/shared/locales';
 import { LANDER_TYPES } from '../../src/shared/tracking';
-import { expect, onHost, skipEntryWarning, test, tr } from './fixtures';
+import { expect, onHost, skipEntryWarning, test, tr, wrappedTexts } from './fixtures';
 
 // The three demo sites in their own language and one other.
 const SITES = [
@@ -117,13 +117,7 @@ test.describe('home pages and landers show members', () => {
           if (type === 'socialnetwork') {
             expect(await namesCutShort(page, '.feed-stories'), `stories at ${width} px`).toEqual([]);
             // Like and comment each on one line ('♥ Gefällt mir'), however narrow the post.
-            const actions = page.locator('.post-actions a');
-            const tall = await actions.evaluateAll((els) => els.filter((el) => {
-              const text = document.createRange();
-              text.selectNodeContents(el);
-              return new Set([...text.getClientRects()].map((r) => Math.round(r.top))).size > 1;
-            }).map((el) => el.textContent));
-            expect(tall, `post actions at ${width} px`).toEqual([]);
+            expect(await wrappedTexts(page, '.post-actions a'), `post actions at ${width} px`).toEqual([]);
           }
           await page.screenshot({ path: info.outputPath(`${type}-${host}-${locale}-${width}.png`) });
         }

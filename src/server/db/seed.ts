@@ -186,10 +186,12 @@ export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL, optio
 export const DEMO_PASSWORD = 'kindred-demo-2026';
 /** Birth date of the demo logins' profiles. */
 const DEMO_BIRTH_DATE = '1985-06-15';
+/** The demo logins' gender: men on the generic and the gay sites (niches 1 and 7), women on the niche sites. */
+const demoGender = (site: Site): 'male' | 'female' => (site.niche !== 1 && site.niche !== 7 ? 'female' : 'male');
 /** The demo members of a site: a confirmed free member, a premium member and one staff account per role. */
 export function demoMembers(site: Site) {
   const domain = site.domains[0];
-  const sex = site.niche !== 1 && site.niche !== 7 ? 'female' : 'male';
+  const sex = demoGender(site);
   return [
     { email: `free@${domain}`, name: DEMO_NAMES.free[sex], paid: false, credits: site.signup_credits, staff: null },
     { email: `premium@${domain}`, name: DEMO_NAMES.premium[sex], paid: true, credits: 500, staff: null },
@@ -207,7 +209,8 @@ export async function seedDemoMembers(app: AppContext): Promise<void> {
   const now = app.clock.now();
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   for (const site of app.sites.sites) {
-    const female = site.niche !== 1 && site.niche !== 7;
+    const gender = demoGender(site);
+    const sexuality = site.niche === 7 ? 'gay' : 'hetero';
     for (const member of demoMembers(site)) {
       const exists = await db.selectFrom('users').select('id').where('site_id', '=', site.id).where('email_normalized', '=', member.email).executeTakeFirst();
       if (exists) continue;
@@ -224,7 +227,7 @@ export async function seedDemoMembers(app: AppContext): Promise<void> {
         const profile = await trx
           .insertInto('profiles')
           .values({
-            site_id: site.id, user_id: user.id, name: member.name, gender: female ? 'female' : 'male', sexuality: site.niche === 7 ? 'gay' : 'hetero',
+            site_id: site.id, user_id: user.id, name: member.name, gender, sexuality,
             birth_date: DEMO_BIRTH_DATE, country: site.countries[0], region: REGIONS[site.countries[0]]?.[0]?.code ?? null, city: REGIONS[site.countries[0]]?.[0]?.cities[0] ?? null,
             hair_color: 'brown', eye_color: 'blue', body_type: 'average', relationship_status: 'single', tattoos: 'none', about: null,
             fictional: 0, invisible: member.staff ? 1 : 0, status: 'active', last_active_at: now, created_at: now,
@@ -233,7 +236,7 @@ export async function seedDemoMembers(app: AppContext): Promise<void> {
           .executeTakeFirstOrThrow();
         // The demo logins have photos too (a main one and two more), so their own pages look like a member's.
         if (!member.staff) {
-          const subject = { gender: female ? 'female' as const : 'male' as const, age: ageOn(DEMO_BIRTH_DATE, now), hair_color: 'brown' };
+          const subject = { gender, age: ageOn(DEMO_BIRTH_DATE, now), hair_color: 'brown' };
           const seed = `${site.id}:${member.email}`;
           const files = [`avatars/${profile.id}.svg`, `photos/${profile.id}/demo-${randomBytes(8).toString('hex')}.svg`, `photos/${profile.id}/demo-${randomBytes(8).toString('hex')}.svg`];
           await Promise.all(files.map((file, n) => app.storage.put(file, n === 0 ? avatarSvg(subject, seed) : extraPhotoSvg(subject, seed, n), 'image/svg+xml')));
@@ -247,7 +250,7 @@ export async function seedDemoMembers(app: AppContext): Promise<void> {
             user_id: user.id, site_id: site.id, role: member.staff as StaffRole, totp_secret: null, totp_pending_secret: null, totp_enabled_at: null, totp_last_step: null, created_at: now,
           }).execute();
         }
-        if (!member.staff) await seedDemoLikes(trx, site.id, profile.id, lookingFor(female ? 'female' : 'male', site.niche === 7 ? 'gay' : 'hetero'), member.paid, now);
+        if (!member.staff) await seedDemoLikes(trx, site.id, profile.id, lookingFor(gender, sexuality), member.paid, now);
         if (member.credits > 0) await applyCredits(trx, { userId: user.id, delta: member.credits, reason: member.paid ? 'purchase' : 'signup_bonus', key: 'demo_seed', now });
       });
     }
