@@ -15,6 +15,6 @@ export default defineConfig({
   retries: 0,
   reporter: [['list']],
   timeout: 120_000,
-  use: { baseURL: `http://localhost:${PORT}`, launchOptions, trace: 'retain-on-failure', ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
+  use: { baseURL: `http://localhost:${PORT}`, launchOptions, trace: 'on-first-retry', ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
   projects: [{ name: 'cluster', use: { launchOptions } }],
 });

@@ -19,7 +19,9 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [['list']] : [['list']],
   timeout: 30_000,
-  use: { baseURL: `http://localhost:${PORT}`, launchOptions, trace: 'retain-on-failure' },
+  // A trace only when CI runs a failed test again: recording every test (screencast, DOM snapshots) cost a fifth of the
+  // suite's time. Locally, `npx playwright test --trace on` records them.
+  use: { baseURL: `http://localhost:${PORT}`, launchOptions, trace: 'on-first-retry' },
   // Every journey whose screens differ by width runs on a desktop and on a phone. What does not depend on
   // the width runs once, in the desktop project: tests tagged @any-width (redirects, mails, texts, money
   // rules behind the same screens …) and the specs below, which check HTTP answers, rules or the console's

@@ -36,6 +36,8 @@ test('a visitor searches members and is asked to sign up to like', async ({ page
   await expect(page.locator('.profile-card').first()).toBeVisible();
   await page.locator('.profile-card a').first().click();
   await expect(page).toHaveURL(/\/members\/\d+$/);
+  // The shell's script opens the modal; a click before it runs (a loaded CI machine) follows the link to the signup page.
+  await page.waitForLoadState('load');
   await page.getByRole('link', { name: t('profile.like') }).click();
   if (isMobile) await expect(page).toHaveURL(/\/members\/\d+\/signup$/);
   else await expect(page.getByRole('dialog', { name: t('nav.signup') })).toBeVisible();
