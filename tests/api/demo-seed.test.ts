@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ageOn } from '../../src/shared/accounts.contract';
 import { avatarSvg, GREY_HAIR, OLDER_AGE } from '../../src/server/db/demo-avatars';
 import { refreshPlannerStatistics, seedDemoData, seedDemoMembers } from '../../src/server/db/seed';
+import { listChats } from '../../src/server/chat/chat.service';
 import { listLikes, nextPendingLike } from '../../src/server/likes/likes.service';
 import { lookingFor } from '../../src/shared/profile-options';
 import { profileForViewer } from '../../src/server/profiles/profiles.service';
@@ -113,6 +114,38 @@ for (const dialect of DIALECTS) {
       const before = await db.selectFrom('likes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       await seedDemoMembers(t.app);
       expect(await db.selectFrom('likes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).toEqual(before);
+    });
+
+    it('gives each site\'s demo logins a conversation: their charged message to a fictional profile and its unread answer, written by the demo operator', async () => {
+      await seedDemoMembers(t.app);
+      const db = t.app.db.db;
+      for (const site of t.app.sites.sites) {
+        const operator = await db.selectFrom('users').select('id').where('site_id', '=', site.id).where('email_normalized', '=', `operator@${site.domains[0]}`).executeTakeFirstOrThrow();
+        for (const kind of ['free', 'premium'] as const) {
+          const user = await db.selectFrom('users').selectAll().where('site_id', '=', site.id).where('email_normalized', '=', `${kind}@${site.domains[0]}`).executeTakeFirstOrThrow();
+          const { chats, unread_messages } = await listChats(t.app, site, user);
+          expect(chats.length, `${site.id} ${kind}`).toBe(1);
+          expect(unread_messages, `${site.id} ${kind}`).toBe(1);
+          const [chat] = chats;
+          expect(chat!.profile.fictional, `${site.id} ${kind}`).toBe(true);
+          expect(chat!.last_message?.from_me).toBe(false);
+          const messages = await db.selectFrom('messages').select(['sender_profile_id', 'credits', 'operator_user_id', 'body']).where('conversation_id', '=', chat!.conversation.id).orderBy('id').execute();
+          expect(messages.map((m) => [m.sender_profile_id === chat!.profile.id, m.operator_user_id])).toEqual([[false, null], [true, operator.id]]);
+          // In the site's language.
+          expect(messages[0]!.body).toContain(site.domain_language.startsWith('de') ? 'Hallo' : site.domain_language.startsWith('nl') ? 'Hoi' : 'Hi');
+          // Charged and booked as any message: the balance is the ledger's.
+          expect(messages[0]!.credits).toBe(site.message_credits);
+          const ledger = await db.selectFrom('credit_ledger').select(['delta', 'reason']).where('user_id', '=', user.id).orderBy('id').execute();
+          expect(ledger.map((l) => l.reason)).toEqual([kind === 'premium' ? 'purchase' : 'signup_bonus', 'message']);
+          const balance = ledger.reduce((n, l) => n + Number(l.delta), 0);
+          expect(Number(user.credits)).toBe(balance);
+          expect(Number(ledger[1]!.delta)).toBe(-site.message_credits);
+        }
+      }
+      // Seeding again (a restart) adds nothing.
+      const before = await db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      await seedDemoMembers(t.app);
+      expect(await db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).toEqual(before);
     });
   });
 }

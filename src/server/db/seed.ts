@@ -15,6 +15,10 @@ import {
 import type { Site } from '../../shared/site.schema';
 import { hashPassword } from '../accounts/password';
 import type { AppContext } from '../app-context';
+import { findUserById } from '../accounts/accounts.repository';
+import { answerAsFictional, claimConversation } from '../admin/inbox.service';
+import type { StaffCaller } from '../admin/staff.service';
+import { ChatRuleError, sendMessage } from '../chat/chat.service';
 import { applyCredits } from '../credits/ledger';
 import { avatarSvg, demoPhotoCount, extraPhotoSvg, OLDER_AGE } from './demo-avatars';
 import { DEMO_NAMES } from './demo-names';
@@ -211,10 +215,11 @@ export async function seedDemoMembers(app: AppContext): Promise<void> {
   for (const site of app.sites.sites) {
     const gender = demoGender(site);
     const sexuality = site.niche === 7 ? 'gay' : 'hetero';
+    const created: { userId: number; email: string; staff: string | null }[] = [];
     for (const member of demoMembers(site)) {
       const exists = await db.selectFrom('users').select('id').where('site_id', '=', site.id).where('email_normalized', '=', member.email).executeTakeFirst();
       if (exists) continue;
-      await db.transaction().execute(async (trx) => {
+      const userId = await db.transaction().execute(async (trx) => {
         const user = await trx
           .insertInto('users')
           .values({
@@ -252,9 +257,59 @@ export async function seedDemoMembers(app: AppContext): Promise<void> {
         }
         if (!member.staff) await seedDemoLikes(trx, site.id, profile.id, lookingFor(gender, sexuality), member.paid, now);
         if (member.credits > 0) await applyCredits(trx, { userId: user.id, delta: member.credits, reason: member.paid ? 'purchase' : 'signup_bonus', key: 'demo_seed', now });
+        return user.id;
       });
+      created.push({ userId, email: member.email, staff: member.staff });
+    }
+    const operator = created.find((c) => c.staff === 'operator');
+    if (operator) {
+      for (const member of created.filter((c) => c.staff === null)) await seedDemoConversation(app, site, member.userId, operator, lookingFor(gender, sexuality));
     }
   }
+}
+
+/** The first lines of a demo login's conversation, in the site's language: the member's and the profile's answer. */
+const DEMO_CHAT: Record<string, { greeting: (name: string) => string; answer: string }> = {
+  en: {
+    greeting: (name) => `Hi ${name}, your profile made me smile. How is your week going?`,
+    answer: 'Hi! Thank you, that is sweet of you 😊 My week is good, and better now. What do you like to do at the weekend?',
+  },
+  de: {
+    greeting: (name) => `Hallo ${name}, dein Profil hat mich zum Lächeln gebracht. Wie läuft deine Woche?`,
+    answer: 'Hallo! Danke, das ist lieb von dir 😊 Meine Woche ist gut, und jetzt noch besser. Was machst du am liebsten am Wochenende?',
+  },
+  nl: {
+    greeting: (name) => `Hoi ${name}, je profiel maakte me aan het lachen. Hoe gaat je week?`,
+    answer: 'Hoi! Dank je, wat lief van je 😊 Mijn week gaat goed, en nu nog beter. Wat doe je het liefst in het weekend?',
+  },
+};
+
+/**
+ * A demo login's Messages are not empty: it wrote to a fictional profile of the kind it looks for (sent, charged and
+ * booked as any message) and the site's demo operator answered as that profile, through the console's own service,
+ * so one unread answer waits. Fictional profiles are the ones staff write for (marked with the site's icon); no real
+ * member is made to say anything.
+ */
+async function seedDemoConversation(app: AppContext, site: Site, userId: number, operator: { userId: number; email: string }, gender: 'male' | 'female' | undefined) {
+  if (!gender) return;
+  const db = app.db.db;
+  const profile = await db.selectFrom('profiles').select(['id', 'name'])
+    .where('site_id', '=', site.id).where('fictional', '=', 1).where('status', '=', 'active').where('gender', '=', gender)
+    .where('has_photo', '=', 1).where('invisible', '=', 0).orderBy('id').executeTakeFirst();
+  const user = await findUserById(db, userId);
+  if (!profile || !user) return;
+  const texts = DEMO_CHAT[site.domain_language.slice(0, 2)] ?? DEMO_CHAT.en!;
+  let sent: Awaited<ReturnType<typeof sendMessage>>;
+  try {
+    sent = await sendMessage(app, site, user, { kind: 'text', text: texts.greeting(profile.name), profile_id: profile.id, client_id: `demo-seed-${userId}` });
+  } catch (err) {
+    // A site whose free members cannot write (no signup credits, no free conversation): that login has no chat.
+    if (err instanceof ChatRuleError) return;
+    throw err;
+  }
+  const staff: StaffCaller = { userId: operator.userId, email: operator.email, siteId: site.id, role: 'operator', enrolled: true, verified: true, ip: null };
+  await claimConversation(app, staff, sent.conversation_id);
+  await answerAsFictional(app, staff, { conversation_id: sent.conversation_id, text: texts.answer, client_id: `demo-seed-answer-${userId}` });
 }
 
 /** Likes the demo logins have received: the free member 2, the premium member 4, one of them liked back (a match). */
