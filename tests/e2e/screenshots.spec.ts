@@ -59,7 +59,11 @@ test('main screens', async ({ page }, info) => {
   expect(profile, 'a demo profile with several photos').not.toBeNull();
   await shoot(page, 'profile', project);
 
-  await shoot(page, 'chat', project, `${profile}/chat`);
+  // The demo member's conversation (seeded: their message to a fictional profile and its unread answer).
+  await page.goto('/chats');
+  const chat = await page.locator('a[href^="/chats/"]').first().getAttribute('href');
+  expect(chat, 'the demo member\'s seeded conversation').not.toBeNull();
+  await shoot(page, 'chat', project, chat as string);
   await shoot(page, 'likes', project, '/likes');
   await shoot(page, 'credits', project, '/credits');
 });
