@@ -99,15 +99,21 @@ for (const dialect of DIALECTS) {
       for (const site of t.app.sites.sites) {
         for (const [kind, received, matches] of [['free', 2, 0], ['premium', 4, 1]] as const) {
           const user = await db.selectFrom('users').selectAll().where('site_id', '=', site.id).where('email_normalized', '=', `${kind}@${site.domains[0]}`).executeTakeFirstOrThrow();
-          const own = await db.selectFrom('profiles').select(['gender', 'sexuality']).where('user_id', '=', user.id).executeTakeFirstOrThrow();
+          const own = await db.selectFrom('profiles').select(['gender', 'sexuality', 'birth_date']).where('user_id', '=', user.id).executeTakeFirstOrThrow();
           const likes = await listLikes(t.app, site, user);
           expect(likes.liked_by.length, `${site.id} ${kind}`).toBe(received);
           expect(likes.matches.length, `${site.id} ${kind}`).toBe(matches);
           // New but already shown: the nav's badge counts them, and no like-back prompt opens at login.
           expect(likes.new_likes, `${site.id} ${kind}`).toBe(received - matches);
           expect((await nextPendingLike(t.app, site, user)).profile, `${site.id} ${kind}`).toBeNull();
-          const likers = await db.selectFrom('profiles').select(['gender', 'fictional', 'user_id']).where('id', 'in', likes.liked_by.map((p) => p.id)).execute();
+          const likers = await db.selectFrom('profiles').select(['gender', 'fictional', 'user_id', 'birth_date']).where('id', 'in', likes.liked_by.map((p) => p.id)).execute();
           expect(likers.every((p) => p.gender === lookingFor(own.gender, own.sexuality) && p.fictional === 0 && p.user_id === null), `${site.id} ${kind}`).toBe(true);
+          // The members nearest the demo login's age: none left out is nearer than the farthest chosen.
+          const days = (birth: string) => Math.abs(Date.parse(birth) - Date.parse(own.birth_date)) / 86_400_000;
+          const others = await db.selectFrom('profiles').select('birth_date').where('site_id', '=', site.id).where('user_id', 'is', null).where('status', '=', 'active')
+            .where('gender', '=', lookingFor(own.gender, own.sexuality)!).where('fictional', '=', 0).where('has_photo', '=', 1).where('invisible', '=', 0)
+            .where('id', 'not in', likes.liked_by.map((p) => p.id)).execute();
+          expect(Math.max(...likers.map((p) => days(p.birth_date))), `${site.id} ${kind}`).toBeLessThanOrEqual(Math.min(...others.map((p) => days(p.birth_date))));
         }
       }
       // Seeding again (a restart) adds nothing.

@@ -293,9 +293,10 @@ const DEMO_CHAT: Record<string, { greeting: (name: string) => string; answer: st
 async function seedDemoConversation(app: AppContext, site: Site, userId: number, operator: { userId: number; email: string }, gender: 'male' | 'female' | undefined) {
   if (!gender) return;
   const db = app.db.db;
-  const profile = await db.selectFrom('profiles').select(['id', 'name'])
+  const candidates = await db.selectFrom('profiles').select(['id', 'name', 'birth_date'])
     .where('site_id', '=', site.id).where('fictional', '=', 1).where('status', '=', 'active').where('gender', '=', gender)
-    .where('has_photo', '=', 1).where('invisible', '=', 0).orderBy('id').executeTakeFirst();
+    .where('has_photo', '=', 1).where('invisible', '=', 0).orderBy('id').execute();
+  const [profile] = nearestInAge(candidates);
   const user = await findUserById(db, userId);
   if (!profile || !user) return;
   const texts = DEMO_CHAT[site.domain_language.slice(0, 2)] ?? DEMO_CHAT.en!;
@@ -312,6 +313,12 @@ async function seedDemoConversation(app: AppContext, site: Site, userId: number,
   await answerAsFictional(app, staff, { conversation_id: sent.conversation_id, text: texts.answer, client_id: `demo-seed-answer-${userId}` });
 }
 
+/** Profiles nearest the demo logins' age first (a stable sort: equals keep their order). */
+function nearestInAge<P extends { birth_date: string }>(profiles: P[]): P[] {
+  const distance = (p: P) => Math.abs(Date.parse(p.birth_date) - Date.parse(DEMO_BIRTH_DATE));
+  return [...profiles].sort((a, b) => distance(a) - distance(b));
+}
+
 /** Likes the demo logins have received: the free member 2, the premium member 4, one of them liked back (a match). */
 const DEMO_LIKES = { free: 2, premium: 4 } as const;
 
@@ -322,10 +329,11 @@ const DEMO_LIKES = { free: 2, premium: 4 } as const;
  */
 async function seedDemoLikes(trx: Transaction<Database>, siteId: string, profileId: number, gender: 'male' | 'female' | undefined, paid: boolean, now: number) {
   if (!gender) return;
-  const likers = await trx.selectFrom('profiles').select('id')
+  const candidates = await trx.selectFrom('profiles').select(['id', 'birth_date'])
     .where('site_id', '=', siteId).where('user_id', 'is', null).where('status', '=', 'active').where('gender', '=', gender)
     .where('fictional', '=', 0).where('has_photo', '=', 1).where('invisible', '=', 0)
-    .orderBy('id').limit(paid ? DEMO_LIKES.premium : DEMO_LIKES.free).execute();
+    .orderBy('id').execute();
+  const likers = nearestInAge(candidates).slice(0, paid ? DEMO_LIKES.premium : DEMO_LIKES.free);
   if (likers.length === 0) return;
   const HOUR = 60 * 60 * 1000;
   const matched = paid ? likers[0]?.id : undefined;
