@@ -62,7 +62,7 @@ for (const [host, domain] of SITES) {
 
 // The time bonus's banner (a new member's first hours) in every language at 320 px: its button's label wraps where it is
 // long ("Profiter de ma réduction", "Quiero mi descuento"), nothing goes past the screen's edge. On the same page a
-// search card's town ("Edgeworthstown", "Wolverhampton") and the live cam card's text stay whole.
+// search card's town ("Edgeworthstown", "Wolverhampton") and the live cam card's text and badge stay whole.
 test('the time bonus banner and the search cards fit a 320 px phone in every language', async ({ page }) => {
   await skipEntryWarning(page);
   await page.goto('/terms');
@@ -79,6 +79,9 @@ test('the time bonus banner and the search cards fit a 320 px phone in every lan
     expect(cta && box && cta.x + cta.width <= box.x + box.width + 0.5, `${locale}: the button inside the banner`).toBe(true);
     await expect(page.locator('.profile-card').first(), locale).toBeVisible();
     expect(await brokenWords(page, '.profile-card .card-meta, .members-page h1'), locale).toEqual([]);
+    // The live cam card's badge: one line, not cut ("● WEBCAM EN DIRECT" took two in French).
+    expect(await wrappedTexts(page, '.live-cam-badge'), locale).toEqual([]);
+    expect(await page.locator('.live-cam-badge').evaluate((badge) => badge.scrollWidth <= badge.clientWidth), `${locale}: the live cam badge whole`).toBe(true);
   }
 });
 
