@@ -4,7 +4,7 @@ import {
   type Faker, fakerDA, fakerDE, fakerDE_AT, fakerDE_CH, fakerEN_AU, fakerEN_CA, fakerEN_GB, fakerEN_IE, fakerEN_US,
   fakerES, fakerFI, fakerFR, fakerIT, fakerNB_NO, fakerNL, fakerNL_BE, fakerPL, fakerSV,
 } from '@faker-js/faker';
-import { sql, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { ageOn } from '../../shared/accounts.contract';
 import type { StaffRole } from '../../shared/admin.contract';
 import { nicheName } from '../../shared/constants';
@@ -215,6 +215,7 @@ export async function seedDemoMembers(app: AppContext): Promise<void> {
   for (const site of app.sites.sites) {
     const gender = demoGender(site);
     const sexuality = site.niche === 7 ? 'gay' : 'hetero';
+    const wanted = lookingFor(gender, sexuality);
     const created: { userId: number; email: string; staff: string | null }[] = [];
     for (const member of demoMembers(site)) {
       const exists = await db.selectFrom('users').select('id').where('site_id', '=', site.id).where('email_normalized', '=', member.email).executeTakeFirst();
@@ -255,7 +256,7 @@ export async function seedDemoMembers(app: AppContext): Promise<void> {
             user_id: user.id, site_id: site.id, role: member.staff as StaffRole, totp_secret: null, totp_pending_secret: null, totp_enabled_at: null, totp_last_step: null, created_at: now,
           }).execute();
         }
-        if (!member.staff) await seedDemoLikes(trx, site.id, profile.id, lookingFor(gender, sexuality), member.paid, now);
+        if (!member.staff) await seedDemoLikes(trx, site.id, profile.id, wanted, member.paid, now);
         if (member.credits > 0) await applyCredits(trx, { userId: user.id, delta: member.credits, reason: member.paid ? 'purchase' : 'signup_bonus', key: 'demo_seed', now });
         return user.id;
       });
@@ -263,7 +264,7 @@ export async function seedDemoMembers(app: AppContext): Promise<void> {
     }
     const operator = created.find((c) => c.staff === 'operator');
     if (operator) {
-      for (const member of created.filter((c) => c.staff === null)) await seedDemoConversation(app, site, member.userId, operator, lookingFor(gender, sexuality));
+      for (const member of created.filter((c) => c.staff === null)) await seedDemoConversation(app, site, member.userId, operator, wanted);
     }
   }
 }
@@ -293,10 +294,7 @@ const DEMO_CHAT: Record<string, { greeting: (name: string) => string; answer: st
 async function seedDemoConversation(app: AppContext, site: Site, userId: number, operator: { userId: number; email: string }, gender: 'male' | 'female' | undefined) {
   if (!gender) return;
   const db = app.db.db;
-  const candidates = await db.selectFrom('profiles').select(['id', 'name', 'birth_date'])
-    .where('site_id', '=', site.id).where('fictional', '=', 1).where('status', '=', 'active').where('gender', '=', gender)
-    .where('has_photo', '=', 1).where('invisible', '=', 0).orderBy('id').execute();
-  const [profile] = nearestInAge(candidates);
+  const [profile] = await profilesNearestInAge(db, site.id, gender, { fictional: true });
   const user = await findUserById(db, userId);
   if (!profile || !user) return;
   const texts = DEMO_CHAT[site.domain_language.slice(0, 2)] ?? DEMO_CHAT.en!;
@@ -313,10 +311,18 @@ async function seedDemoConversation(app: AppContext, site: Site, userId: number,
   await answerAsFictional(app, staff, { conversation_id: sent.conversation_id, text: texts.answer, client_id: `demo-seed-answer-${userId}` });
 }
 
-/** Profiles nearest the demo logins' age first (a stable sort: equals keep their order). */
-function nearestInAge<P extends { birth_date: string }>(profiles: P[]): P[] {
-  const distance = (p: P) => Math.abs(Date.parse(p.birth_date) - Date.parse(DEMO_BIRTH_DATE));
-  return [...profiles].sort((a, b) => distance(a) - distance(b));
+/**
+ * Active, visible profiles with a photo of one gender on a site, nearest the demo logins' age first (equals by id):
+ * fictional ones (staff write for them) or real members without a login (the demo population).
+ */
+async function profilesNearestInAge(db: Kysely<Database>, siteId: string, gender: 'male' | 'female', { fictional }: { fictional: boolean }) {
+  let query = db.selectFrom('profiles').select(['id', 'name', 'birth_date'])
+    .where('site_id', '=', siteId).where('status', '=', 'active').where('gender', '=', gender)
+    .where('has_photo', '=', 1).where('invisible', '=', 0).where('fictional', '=', fictional ? 1 : 0);
+  if (!fictional) query = query.where('user_id', 'is', null);
+  const profiles = await query.orderBy('id').execute();
+  const distance = (p: { birth_date: string }) => Math.abs(Date.parse(p.birth_date) - Date.parse(DEMO_BIRTH_DATE));
+  return profiles.sort((a, b) => distance(a) - distance(b) || a.id - b.id);
 }
 
 /** Likes the demo logins have received: the free member 2, the premium member 4, one of them liked back (a match). */
@@ -329,11 +335,7 @@ const DEMO_LIKES = { free: 2, premium: 4 } as const;
  */
 async function seedDemoLikes(trx: Transaction<Database>, siteId: string, profileId: number, gender: 'male' | 'female' | undefined, paid: boolean, now: number) {
   if (!gender) return;
-  const candidates = await trx.selectFrom('profiles').select(['id', 'birth_date'])
-    .where('site_id', '=', siteId).where('user_id', 'is', null).where('status', '=', 'active').where('gender', '=', gender)
-    .where('fictional', '=', 0).where('has_photo', '=', 1).where('invisible', '=', 0)
-    .orderBy('id').execute();
-  const likers = nearestInAge(candidates).slice(0, paid ? DEMO_LIKES.premium : DEMO_LIKES.free);
+  const likers = (await profilesNearestInAge(trx, siteId, gender, { fictional: false })).slice(0, paid ? DEMO_LIKES.premium : DEMO_LIKES.free);
   if (likers.length === 0) return;
   const HOUR = 60 * 60 * 1000;
   const matched = paid ? likers[0]?.id : undefined;
