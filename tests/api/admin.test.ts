@@ -122,13 +122,28 @@ for (const dialect of DIALECTS) {
     });
 
     describe('members', () => {
+      const find = async (q: string) => (await json<{ members: { id: number }[] }>(req(`/api/admin/members.php?q=${encodeURIComponent(q)}`, as(admin.cookie)))).members.map((r) => r.id);
       it('finds a member by id, e-mail or name', async () => {
         const m = await member();
-        const find = async (q: string) => (await json<{ members: { id: number }[] }>(req(`/api/admin/members.php?q=${encodeURIComponent(q)}`, as(admin.cookie)))).members.map((r) => r.id);
         expect(await find(String(m.userId))).toContain(m.userId);
         expect(await find(`cons${n}x${dialect}@example`)).toEqual([m.userId]);
         expect(await find(m.name.slice(0, 6).toUpperCase())).toContain(m.userId);
         expect(await find('%')).toEqual([]);
+      });
+
+      it("with no query lists the site's newest signups first, not another site's members nor erased accounts", async () => {
+        const older = await member();
+        const elsewhere = await member();
+        const erased = await member();
+        const newest = await member();
+        const db = t.app.db.db;
+        await db.updateTable('users').set({ site_id: 'maennerhafen' }).where('id', '=', elsewhere.userId).execute();
+        await db.updateTable('users').set({ erased_at: t.clock.now() }).where('id', '=', erased.userId).execute();
+        const listed = await find('');
+        expect(listed.slice(0, 2)).toEqual([newest.userId, older.userId]);
+        expect(listed).not.toContain(elsewhere.userId);
+        expect(listed).not.toContain(erased.userId);
+        expect(await find(String(erased.userId))).toEqual([]);
       });
 
       it('grants and takes credits with a ledger row and an audit row (who, what, before/after)', async () => {

@@ -238,6 +238,26 @@ test('a ban needs its confirmation; deleting needs the name typed; the result sh
   await page.context().close();
 });
 
+test('the members tab opens on the newest signups, and its search field is a whole field', { tag: '@any-width' }, async ({ request, browser, baseURL, isMobile }) => {
+  const { page } = await staffPage(request, browser, baseURL, isMobile, 'admin', 'Newest');
+  const newcomer = await createMember(request, 'Newcomer');
+  await page.goto('/admin/members');
+  await expect(page.getByRole('heading', { name: tr('en', 'admin.members.newest') })).toBeVisible();
+  await expect(page.locator('.admin-table a', { hasText: newcomer.name })).toHaveAttribute('href', /^\/admin\/members\/\d+$/);
+  // The field is as tall as the button beside it (it was a bare 20 px browser box) and writes at 16 px.
+  const field = page.getByLabel(tr('en', 'admin.members.search_label'));
+  const [fieldBox, buttonBox] = [await field.boundingBox(), await page.getByRole('button', { name: tr('en', 'admin.members.search') }).boundingBox()];
+  expect(fieldBox!.height).toBeGreaterThanOrEqual(44);
+  expect(Math.abs(fieldBox!.height - buttonBox!.height)).toBeLessThanOrEqual(2);
+  expect(await field.evaluate((el) => getComputedStyle(el).fontSize)).toBe('16px');
+  await field.fill(newcomer.email);
+  await field.press('Enter');
+  await expect(page.getByRole('heading', { name: tv('admin.members.results', { query: newcomer.email }) })).toBeVisible();
+  await expect(page.locator('.admin-table tbody tr')).toHaveCount(1);
+  if (isMobile) expect(await touchingEdges(page)).toEqual([]);
+  await page.context().close();
+});
+
 for (const locale of ['nl', 'de', 'fr'] as const) {
   test(`no raw method, state or action id on the console in ${locale}`, { tag: '@any-width' }, async ({ request, browser, baseURL, isMobile }) => {
     test.setTimeout(150_000);
@@ -252,7 +272,7 @@ for (const locale of ['nl', 'de', 'fr'] as const) {
     await page.context().addCookies([{ name: 'lang', value: locale, url: baseURL as string }]);
     const { members } = await (await page.request.get(`/api/admin/members.php?q=${encodeURIComponent(buyer.email)}`)).json();
     const raw = /\b(creditcard|banktransfer|directdebit|charged_back|under inspection|signup_bonus|grant_credits|take_credits|refund_refused|login_totp|totp_enrolled|fictional_create|inbox_answer|not_confirmed|paid|refunded|pending|canceled|expired|finance|role)\b|\b(staff|member) #\d/;
-    for (const path of ['/admin', `/admin/payments?user_id=${members[0].id}`, `/admin/members/${members[0].id}`, '/admin/audit', '/admin/discounts', '/admin/inbox']) {
+    for (const path of ['/admin', `/admin/payments?user_id=${members[0].id}`, '/admin/members', `/admin/members/${members[0].id}`, '/admin/audit', '/admin/discounts', '/admin/inbox']) {
       await page.goto(path);
       await expect(page.locator('html')).toHaveAttribute('lang', new RegExp(`^${locale}`));
       if (path === '/admin') await expect(page.locator('[data-table="revenue"]')).toContainText(tr(locale, 'payments.method.creditcard'));

@@ -104,6 +104,9 @@ test('an operator answers a member as a fictional profile; the member sees it li
   await expect(opPage).toHaveURL(/\/admin\/inbox$/);
   // The operator creates the fictional profile.
   await opPage.goto('/admin/fictional');
+  // The form sits below the whole list (hundreds of profiles): the link at the top brings it into view.
+  await opPage.locator('[data-new-fictional]').click();
+  await expect(opPage.getByRole('heading', { name: t('admin.fictional.create') })).toBeInViewport();
   const fictionalName = `Fia${Date.now() % 100000}${isMobile ? 'p' : 'd'}`;
   await opPage.getByLabel(t('admin.field.name')).fill(fictionalName);
   await opPage.getByLabel(t('admin.field.birth_date')).fill('1979-07-07');
@@ -112,6 +115,8 @@ test('an operator answers a member as a fictional profile; the member sees it li
   const row = opPage.locator('[data-fictional] tr', { hasText: fictionalName });
   await expect(row).toBeVisible();
   const fictionalId = Number(await row.locator('td').first().textContent());
+  await row.getByRole('link', { name: t('admin.edit') }).click();
+  await expect(opPage.getByRole('heading', { name: t('admin.fictional.edit', { name: fictionalName }) })).toBeInViewport();
 
   // A member writes to that profile.
   const member = await createMember(request, 'Writer', 'male');

@@ -42,6 +42,7 @@ export function DiscountManager(props: Props) {
         <table className="admin-table">
           <thead><tr><th>{t('admin.field.code')}</th><th>{t('admin.field.kind')}</th><th>%</th><th>{t('admin.field.country')}</th><th>{t('admin.field.expires')}</th><th>{t('admin.field.status')}</th><th>{t('admin.discounts.uses')}</th><th /></tr></thead>
           <tbody>
+            {props.discounts.length === 0 && <tr><td colSpan={8}>{t('admin.none')}</td></tr>}
             {props.discounts.map((d) => (
               <tr key={d.id} data-discount={d.code}>
                 <td>{d.code}</td><td>{t(`admin.discounts.kind_${d.kind}`)}</td><td>{d.value_percentage}</td><td>{d.country ?? '—'}</td>

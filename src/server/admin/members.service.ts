@@ -11,20 +11,26 @@ import { type StaffCaller, StaffError, audit } from './staff.service';
 
 const DAY_MS = 86_400_000;
 
-/** Finds members of the staff member's site by id, e-mail (exact or part) or profile name. */
+/**
+ * Finds members of the staff member's site by id, e-mail (exact or part) or profile name; with no query, the newest
+ * signups. At most 50, newest first.
+ */
 export async function searchMembers(app: AppContext, staff: StaffCaller, query: string) {
   const db = app.db.db;
   const q = query.trim();
-  if (!q) return [];
   let base = db.selectFrom('users').leftJoin('profiles', 'profiles.user_id', 'users.id')
     .select(['users.id', 'users.email', 'users.status', 'users.credits', 'users.paid_user', 'users.created_at', 'users.deleted_at', 'users.banned_at', 'users.suspended_until', 'profiles.id as profile_id', 'profiles.name'])
-    .where('users.site_id', '=', staff.siteId);
-  const like = `%${q.toLowerCase().replace(/[%_\\]/g, (m) => `\\${m}`)}%`;
+    .where('users.site_id', '=', staff.siteId)
+    // An erased account has nothing left to show (its page answers 404).
+    .where('users.erased_at', 'is', null);
   if (/^\d+$/.test(q)) base = base.where((eb) => eb.or([eb('users.id', '=', Number(q)), eb('profiles.id', '=', Number(q))]));
-  else base = base.where((eb) => eb.or([
-    eb(sql`lower(users.email_normalized)`, 'like', sql`${like} escape '\\'`),
-    eb(sql`lower(profiles.name)`, 'like', sql`${like} escape '\\'`),
-  ]));
+  else if (q) {
+    const like = `%${q.toLowerCase().replace(/[%_\\]/g, (m) => `\\${m}`)}%`;
+    base = base.where((eb) => eb.or([
+      eb(sql`lower(users.email_normalized)`, 'like', sql`${like} escape '\\'`),
+      eb(sql`lower(profiles.name)`, 'like', sql`${like} escape '\\'`),
+    ]));
+  }
   return base.orderBy('users.id', 'desc').limit(50).execute();
 }
 
