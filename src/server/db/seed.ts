@@ -21,6 +21,7 @@ import type { StaffCaller } from '../admin/staff.service';
 import { ChatRuleError, sendMessage } from '../chat/chat.service';
 import { applyCredits } from '../credits/ledger';
 import { avatarSvg, demoPhotoCount, extraPhotoSvg, OLDER_AGE } from './demo-avatars';
+import { demoAbout } from './demo-about';
 import { DEMO_NAMES } from './demo-names';
 import type { Database, NewProfile } from './schema';
 
@@ -140,7 +141,7 @@ export async function seedDemoData(app: AppContext, total = DEFAULT_TOTAL, optio
           tattoos: rng.helpers.weightedArrayElement([
             { weight: 6, value: TATTOO_OPTIONS[0] }, { weight: 3, value: TATTOO_OPTIONS[1] }, { weight: 1, value: TATTOO_OPTIONS[2] },
           ]),
-          about: null,
+          about: demoAbout(country, seedHash(`${site.id}:${i}:about`)),
           fictional: rnd() < 0.15 ? 1 : 0,
           invisible: 0,
           status: 'active',
