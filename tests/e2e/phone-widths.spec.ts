@@ -134,3 +134,22 @@ test('a member\'s top bar fits phones and small tablets in every language', asyn
     }
   }
 });
+
+// The push offer floats over the foot of a member page until the member answers it. The swipe game keeps its buttons
+// there (as a conversation keeps its composer): on a 390 × 740 phone the offer covered Pass, Profile and Like.
+test('the push offer never covers the swipe game\'s buttons', async ({ page }) => {
+  await skipEntryWarning(page);
+  await page.setViewportSize({ width: 390, height: 740 });
+  await page.goto('/terms');
+  await logInFree(page);
+  await page.goto('/members');
+  await expect(page.locator('.push-offer')).toBeVisible();
+  await page.goto('/swipe-game');
+  await expect(page.locator('.swipe-card')).toBeVisible();
+  await expect(page.locator('.push-offer')).toBeHidden();
+  const covered = await page.locator('.swipe-buttons .btn').evaluateAll((buttons) => buttons.filter((button) => {
+    const r = button.getBoundingClientRect();
+    return !button.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
+  }).map((button) => button.textContent));
+  expect(covered).toEqual([]);
+});
