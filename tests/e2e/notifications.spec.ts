@@ -1,7 +1,8 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { unsubscribeToken } from '../../src/server/notifications/unsubscribe';
-import { expect, skipEntryWarning, test, tr } from './fixtures';
+import { expect, skipEntryWarning, test, tr, tv } from './fixtures';
+import { createMember, login } from './staff';
 import { linkFromMail } from './mail-server';
 
 const DATA_DIR = process.env.E2E_DATA_DIR ?? 'test-results/e2e-data';
@@ -62,4 +63,23 @@ test('a Dutch member unsubscribes from like mails with the link: in Dutch, witho
   await page.goto('/settings');
   await expect(page.getByRole('checkbox', { name: `${tr('nl', 'notification_type.like')}: ${tr('nl', 'settings.email_channel')}` })).not.toBeChecked();
   await expect(page.getByRole('checkbox', { name: `${tr('nl', 'notification_type.new_messages')}: ${tr('nl', 'settings.email_channel')}` })).toBeChecked();
+});
+
+// The notifications page tells what happened: who liked the member (new until their profile is opened), who wrote.
+test('the notifications page lists a new like and leads to the profile', async ({ page, request, browser, baseURL }) => {
+  const [ann, bob] = [await createMember(request, 'Noteann', 'female'), await createMember(request, 'Notebob', 'male')];
+  const bobContext = await browser.newContext({ baseURL });
+  expect((await bobContext.request.post('/api/user.php', { data: { email: bob.email, password: 'a long passphrase 42' } })).status()).toBe(200);
+  expect((await bobContext.request.post('/api/like.php', { data: { profile_id: ann.profileId } })).status()).toBe(200);
+  await bobContext.close();
+  await login(page, ann.email, '/notifications');
+  await expect(page).toHaveURL(/\/notifications$/);
+  const line = page.locator('[data-activity="liked_you"]', { hasText: tv('notifications.liked_you', { name: bob.name }) });
+  await expect(line).toBeVisible();
+  await expect(line.locator('.badge')).toHaveText(tr('en', 'notifications.new'));
+  await line.getByRole('link').click();
+  await expect(page).toHaveURL(new RegExp(`/members/${bob.profileId}$`));
+  // Opened: the like is seen, the badge gone.
+  await page.goto('/notifications');
+  await expect(page.locator('[data-activity="liked_you"]', { hasText: bob.name }).locator('.badge')).toHaveCount(0);
 });
