@@ -72,7 +72,11 @@ test('the notifications page lists a new like and leads to the profile', async (
   expect((await bobContext.request.post('/api/user.php', { data: { email: bob.email, password: 'a long passphrase 42' } })).status()).toBe(200);
   expect((await bobContext.request.post('/api/like.php', { data: { profile_id: ann.profileId } })).status()).toBe(200);
   await bobContext.close();
-  await login(page, ann.email, '/notifications');
+  await login(page, ann.email, '/members');
+  await expect(page).toHaveURL(/\/members/);
+  // From the account menu.
+  await page.getByLabel(tr('en', 'nav.account')).click();
+  await page.getByRole('link', { name: tr('en', 'notifications.title') }).click();
   await expect(page).toHaveURL(/\/notifications$/);
   const line = page.locator('[data-activity="liked_you"]', { hasText: tv('notifications.liked_you', { name: bob.name }) });
   await expect(line).toBeVisible();

@@ -84,7 +84,7 @@ function memberActions(user: SessionUser, t: TFunction, languages: Html): Html {
     // Phones show the short label (three lines of "Przejdź na Premium" in an 88 px pill before); the link's name stays the whole one.
     html`<a class="btn btn-primary btn-premium" href="/premium" data-nav="premium" aria-label="${attr(t('nav.get_premium'))}"${flag('hidden', user.paid_user)}><span class="premium-long">${t('nav.get_premium')}</span><span class="premium-short">${t('nav.premium_short')}</span></a>`,
     languages,
-    html`<details class="dropdown account-dropdown" data-dropdown> <summary class="btn btn-ghost" aria-label="${attr(t('nav.account'))}"> <span class="avatar" aria-hidden="true">${user.profile.name.slice(0, 1).toUpperCase()}</span> </summary> <ul class="dropdown-menu dropdown-end" role="list"> <li><a href="/profile">${t('nav.my_profile')}</a></li> <li><a href="/settings">${t('nav.settings')}</a></li> <li><a href="/api/logout.php" data-logout>${t('nav.logout')}</a></li> </ul> </details>`,
+    html`<details class="dropdown account-dropdown" data-dropdown> <summary class="btn btn-ghost" aria-label="${attr(t('nav.account'))}"> <span class="avatar" aria-hidden="true">${user.profile.name.slice(0, 1).toUpperCase()}</span> </summary> <ul class="dropdown-menu dropdown-end" role="list"> <li><a href="/profile">${t('nav.my_profile')}</a></li> <li><a href="/notifications">${t('notifications.title')}</a></li> <li><a href="/settings">${t('nav.settings')}</a></li> <li><a href="/api/logout.php" data-logout>${t('nav.logout')}</a></li> </ul> </details>`,
   ];
   return raw(`${nav.join(' ')} `);
 }
