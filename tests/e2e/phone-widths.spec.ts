@@ -153,3 +153,23 @@ test('the push offer never covers the swipe game\'s buttons', async ({ page }) =
   }).map((button) => button.textContent));
   expect(covered).toEqual([]);
 });
+
+// The composer's placeholder on one line at 320 px: German's "Schreib eine Nachricht…" wrapped, and the box grew to
+// two lines before anything was typed.
+test("the chat composer's placeholder takes one line on a 320 px phone in every language", async ({ page }) => {
+  await skipEntryWarning(page);
+  await page.goto('/terms');
+  await logInFree(page);
+  const { chats } = await (await page.request.get('/api/chats.php')).json();
+  expect(chats.length).toBeGreaterThan(0);
+  const heights: Record<string, number> = {};
+  for (const locale of LOCALES) {
+    await page.context().addCookies([{ name: 'lang', value: locale, url: page.url() }]);
+    await page.goto(`/chats/${chats[0].conversation.id}`);
+    expect(await page.locator('html').getAttribute('lang'), locale).toMatch(new RegExp(`^${locale}`));
+    const box = page.locator('.composer textarea');
+    await expect(box).toBeVisible();
+    heights[locale] = await box.evaluate((el) => el.clientHeight);
+  }
+  expect(Object.entries(heights).filter(([, h]) => h !== heights.en)).toEqual([]);
+});
