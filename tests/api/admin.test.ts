@@ -316,6 +316,13 @@ for (const dialect of DIALECTS) {
         expect(await t.app.db.db.selectFrom('profiles').select(['fictional', 'user_id']).where('id', '=', fiona).executeTakeFirstOrThrow()).toEqual({ fictional: 1, user_id: null });
         const edited = await req('/api/admin/fictional.php', post(operator.cookie, { id: fiona, name: 'Fiona B', gender: 'female', sexuality: 'bi', birth_date: '1980-03-03', country: 'NL' }));
         expect(edited.status).toBe(200);
+        // The list shows each persona's main photo once it is approved, never one under inspection.
+        const listed = async () => (await json<{ profiles: { id: number; thumb: string | null }[] }>(req('/api/admin/fictional.php', as(operator.cookie)))).profiles.find((p) => p.id === fiona);
+        expect(await listed()).toMatchObject({ thumb: null });
+        const photo = await t.app.db.db.insertInto('photos').values({ profile_id: fiona, filename: 'photos/f.webp', thumb_filename: 'photos/f-thumb.webp', status: 'under inspection', is_main: 1, created_at: t.clock.now() }).returning('id').executeTakeFirstOrThrow();
+        expect(await listed()).toMatchObject({ thumb: null });
+        await t.app.db.db.updateTable('photos').set({ status: 'active' }).where('id', '=', photo.id).execute();
+        expect(await listed()).toMatchObject({ thumb: 'photos/f-thumb.webp' });
         // A real member's profile can never be edited this way.
         const early = await member({ paid: true, credits: 100 });
         expect((await req('/api/admin/fictional.php', post(operator.cookie, { id: early.profileId, name: 'Hijack', gender: 'female', sexuality: 'bi', birth_date: '1980-03-03', country: 'NL' }))).status).toBe(404);

@@ -10,7 +10,11 @@ const FICTIONAL_FIELDS = ['id', 'name', 'gender', 'sexuality', 'birth_date', 'co
 
 /** The site's fictional (operator-run) profiles. */
 export function listFictional(app: AppContext, staff: StaffCaller) {
-  return app.db.db.selectFrom('profiles').select(FICTIONAL_FIELDS).where('site_id', '=', staff.siteId).where('fictional', '=', 1)
+  return app.db.db.selectFrom('profiles').select(FICTIONAL_FIELDS)
+    // The persona's face, so operators know whom they pick (its main photo, as members see it).
+    .select((eb) => eb.selectFrom('photos').select('photos.thumb_filename').whereRef('photos.profile_id', '=', 'profiles.id')
+      .where('photos.is_main', '=', 1).where('photos.status', '=', 'active').limit(1).as('thumb'))
+    .where('site_id', '=', staff.siteId).where('fictional', '=', 1)
     .where('status', '!=', 'deleted').orderBy('id', 'desc').limit(500).execute();
 }
 
