@@ -86,8 +86,9 @@ export function InboxReply(props: Props) {
           {t('admin.inbox.notes')}
           <textarea name="notes" rows={4} maxLength={4000} value={notes} onChange={(e) => { setNotes(e.target.value); setNotesState('idle'); }} />
         </label>
-        <p className="inbox-notes-state" role="status">{notesState === 'saved' ? t('admin.inbox.notes_saved') : notesState === 'idle' ? '' : notesState}</p>
         <button type="submit" className="btn btn-outline">{t('admin.inbox.save_notes')}</button>
+        {/* Below the button, its line kept when empty: "Saved" appears without moving anything. */}
+        <p className="inbox-notes-state" role="status">{notesState === 'saved' ? t('admin.inbox.notes_saved') : notesState === 'idle' ? '' : notesState}</p>
       </form>
     </div>
   );
