@@ -153,3 +153,26 @@ test('settings for thumbs: switches of 24 px at least, labels that break between
   }
   await page.screenshot({ path: info.outputPath('settings-320.png'), fullPage: true });
 });
+
+// From 576 px the page grid is the top bar's: the time bonus's banner lines up with it (it was 16 px wider on each side)
+// and no page's content is wider than it (the shop, the profile and settings set their own widths, which at 576–991 px
+// were wider than the grid: /credits ran from 16 to 784 px on an 800 px screen while the top bar's content was 56–744).
+test("the time bonus banner and every member page's content keep to the top bar's grid on tablets and desktops", { tag: '@any-width' }, async ({ page }) => {
+  await demoLogin(page, 'localhost', 'free@kindred.example');
+  const off: string[] = [];
+  for (const path of ['/credits', '/premium', '/profile', '/settings', '/notifications', '/members', '/likes', '/swipe-game', '/match-finder']) {
+    for (const width of [600, 800, 1000, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(onHost('localhost', path));
+      const box = await page.evaluate(() => {
+        const rect = (el: Element | null) => el?.getBoundingClientRect();
+        const bar = rect(document.querySelector('.topnav .container'));
+        const inset = Number.parseFloat(getComputedStyle(document.querySelector('.topnav .container') as Element).paddingLeft);
+        return { left: (bar?.left ?? 0) + inset, right: (bar?.right ?? 0) - inset, banner: rect(document.querySelector('.time-bonus-banner')), h1: rect(document.querySelector('main h1')) };
+      });
+      if (box.banner && (Math.abs(box.banner.left - box.left) > 1 || Math.abs(box.banner.right - box.right) > 1)) off.push(`${path} ${width}: banner ${Math.round(box.banner.left)}–${Math.round(box.banner.right)}, grid ${box.left}–${box.right}`);
+      if (box.h1 && (box.h1.left < box.left - 1 || box.h1.right > box.right + 1)) off.push(`${path} ${width}: title ${Math.round(box.h1.left)}–${Math.round(box.h1.right)}, grid ${box.left}–${box.right}`);
+    }
+  }
+  expect(off).toEqual([]);
+});

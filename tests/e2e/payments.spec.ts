@@ -324,14 +324,19 @@ test('the deletion alternatives lead to the trial package and the retention disc
   const member = await createMember(request, 'Leaver');
   await login(page, member);
   await page.goto('/settings');
-  await page.getByRole('button', { name: tr('en', 'settings.delete_start') }).click();
   const alternatives = page.locator('.alternatives');
+  // The button answers once the settings island runs (on a loaded machine the page may still be starting it).
+  const startDeleting = () => expect(async () => {
+    if (!(await alternatives.isVisible())) await page.getByRole('button', { name: tr('en', 'settings.delete_start') }).click({ timeout: 2000 });
+    await expect(alternatives).toBeVisible({ timeout: 2000 });
+  }).toPass({ timeout: 15_000 });
+  await startDeleting();
   await alternatives.getByRole('link', { name: tr('en', 'nav.credits') }).click();
   // The trial package (bundle 9, 30 credits) is not listed on /credits but can be bought from here.
   await expect(page).toHaveURL(/\/credits\/9$/);
   await expect(page.locator('.order-summary')).toContainText(t('shop.credits_count', { count: 30 }));
   await page.goBack();
-  await page.getByRole('button', { name: tr('en', 'settings.delete_start') }).click();
+  await startDeleting();
   await alternatives.getByRole('link', { name: tr('en', 'settings.alt_discount_cta') }).click();
   await expect(page).toHaveURL(/\/credits\?discount=stay50/);
   await expect(page.getByText(t('shop.discount_active', { percent: 50 }))).toBeVisible();
