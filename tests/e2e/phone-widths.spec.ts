@@ -173,3 +173,29 @@ test("the chat composer's placeholder takes one line on a 320 px phone in every 
   }
   expect(Object.entries(heights).filter(([, h]) => h !== heights.en)).toEqual([]);
 });
+
+// Likes on a 320 px phone in every language: the three tabs inside their strip (Polish "Dopasowania" was cut at its
+// edge) and each card's buttons inside the card (Polish "Odwzajemnij polubienie" ran past it).
+test('the Likes tabs and card buttons fit a 320 px phone in every language', async ({ page }) => {
+  await skipEntryWarning(page);
+  await page.goto('/terms');
+  await logInFree(page);
+  const outside: string[] = [];
+  for (const locale of LOCALES) {
+    await page.context().addCookies([{ name: 'lang', value: locale, url: page.url() }]);
+    await page.goto('/likes');
+    await expect(page.locator('.like-card').first(), locale).toBeVisible();
+    outside.push(...(await page.evaluate((lang) => {
+      const bad: string[] = [];
+      const inside = (el: Element, frame: Element) => {
+        const [a, b] = [el.getBoundingClientRect(), frame.getBoundingClientRect()];
+        return a.left >= b.left - 1 && a.right <= b.right + 1;
+      };
+      const strip = document.querySelector('.likes-tabs') as Element;
+      for (const tab of document.querySelectorAll('.likes-tab')) if (!inside(tab, strip)) bad.push(`${lang}: tab ${tab.textContent}`);
+      for (const button of document.querySelectorAll('.like-card .btn')) if (!inside(button, button.closest('.like-card') as Element)) bad.push(`${lang}: button ${button.textContent}`);
+      return bad;
+    }, locale)));
+  }
+  expect(outside).toEqual([]);
+});
