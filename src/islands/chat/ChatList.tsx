@@ -5,6 +5,7 @@ import { formatBadge } from '../../shared/constants';
 import { useHydrated } from '../shared/useHydrated';
 import { shortStamp, thumbUrl } from './format';
 import { Icon } from './icons';
+import { FictionalIcon } from '../shared/FictionalIcon';
 
 interface Props {
   t: TFunction;
@@ -61,7 +62,7 @@ export function ChatList({ t, locale, chats, status, openId, fictional, onOpen, 
               <span className="chat-row-main">
                 <span className="chat-row-top">
                   <span className="chat-row-name">{chat.profile.name}</span>
-                  {chat.profile.fictional && <span className="fictional-icon" title={fictional.label} role="img" aria-label={fictional.label}>{fictional.icon}</span>}
+                  {chat.profile.fictional && <FictionalIcon icon={fictional.icon} label={fictional.label} />}
                   {chat.last_message && hydrated && <time className="chat-row-time" dateTime={new Date(chat.last_message.created_at).toISOString()}>{shortStamp(chat.last_message.created_at, locale)}</time>}
                 </span>
                 <span className="chat-row-preview">{preview(t, chat)}</span>

@@ -18,6 +18,7 @@ import { Composer } from './Composer';
 import { dayOf, thumbUrl, timeOf } from './format';
 import { useMenu } from '../shared/useMenu';
 import { Icon } from './icons';
+import { FictionalIcon } from '../shared/FictionalIcon';
 
 interface Props {
   t: TFunction;
@@ -163,7 +164,7 @@ export function Conversation({ t, locale, state, credits, fictional, openGiftAtS
           <span className="conversation-partner-text">
             <span id="conversation-name" className="conversation-name">
               {partner.name}
-              {partner.fictional && <span className="fictional-icon" title={fictional.label}> {fictional.icon}</span>}
+              {partner.fictional && <FictionalIcon icon={fictional.icon} label={fictional.label} />}
             </span>
             <span className="conversation-meta">{t('members.age', { age: partner.age })}{partner.city ? ` · ${partner.city}` : ''}</span>
           </span>

@@ -7,6 +7,7 @@ import { photoUrl } from '../../shared/profiles.contract';
 import { useIslandT } from '../shared/i18n';
 import { Modal } from '../shared/Modal';
 import './likes.css';
+import { FictionalIcon } from '../shared/FictionalIcon';
 
 const photo = photoUrl;
 
@@ -39,7 +40,7 @@ export function LikeModals(props: MemberShellData) {
           <h2 id="like-modal-title">{match ? t('match.title') : t('like.new_like')}</h2>
           <p className="like-modal-text">
             {match ? t('match.text', { name: profile.name }) : t('like.modal_text', { name: profile.name })}
-            {profile.fictional && <span className="fictional-icon" title={props.fictional.label}> {props.fictional.icon}</span>}
+            {profile.fictional && <FictionalIcon icon={props.fictional.icon} label={props.fictional.label} />}
           </p>
           {match ? (
             <a className="btn btn-primary like-modal-button" href={`/members/${profile.id}/chat`} data-keep-open data-autofocus>{t('match.send_message')}</a>

@@ -8,6 +8,7 @@ import { type ProfileCard, photoUrl } from '../../shared/profiles.contract';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
 import { withIslandData } from '../shared/island-data';
 import './likes.css';
+import { FictionalIcon } from '../shared/FictionalIcon';
 
 export interface LikesPageProps extends IslandI18n {
   type: LikeType;
@@ -86,7 +87,7 @@ export function LikesPage(props: LikesPageProps) {
                 <div className="card-body">
                   <p className="card-title">
                     <a href={`/likes/m/${card.id}`}>{card.name}</a>
-                    {card.fictional && <span className="fictional-icon" title={props.fictional.label} role="img" aria-label={props.fictional.label}>{props.fictional.icon}</span>}
+                    {card.fictional && <FictionalIcon icon={props.fictional.icon} label={props.fictional.label} />}
                   </p>
                   <p className="card-meta">{t('members.age', { age: card.age })}{card.city ? ` · ${card.city}` : ''}</p>
                   {props.type === 'received' && (

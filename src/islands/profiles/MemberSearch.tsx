@@ -11,6 +11,7 @@ import {
 import { photoUrl, type ProfileCard, SEARCH_COUNT_CAP, SEARCH_PAGE_SIZE, type SearchResult } from '../../shared/profiles.contract';
 import { type IslandI18n, useIslandT } from '../shared/i18n';
 import { withIslandData } from '../shared/island-data';
+import { FictionalIcon } from '../shared/FictionalIcon';
 
 interface Props extends IslandI18n {
   filters: SearchFilters;
@@ -273,7 +274,7 @@ function ResultCard({ profile, t, fictional, member, liked, sending, onLike }: C
       <div className="card-body">
         <p className="card-title">
           <a href={`/members/${profile.id}`}>{profile.name}</a>
-          {profile.fictional && <span className="fictional-icon" role="img" title={fictional.singular} aria-label={fictional.singular}>{fictional.icon}</span>}
+          {profile.fictional && <FictionalIcon icon={fictional.icon} label={fictional.singular} />}
         </p>
         <p className="card-meta">{`${t('members.age', { age: profile.age })}${profile.city ? ` · ${profile.city}` : ''}`}</p>
         {member ? (

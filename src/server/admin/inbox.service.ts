@@ -3,6 +3,7 @@ import { announceByMail } from '../notifications/notifications.service';
 import type { FictionalProfileInput } from '../../shared/admin.contract';
 import type { AppContext } from '../app-context';
 import * as chatRepo from '../chat/chat.repository';
+import { mainThumb } from '../photos/photos.repository';
 import { recordEvents } from '../events/events.service';
 import { type StaffCaller, StaffError, audit } from './staff.service';
 
@@ -12,8 +13,7 @@ const FICTIONAL_FIELDS = ['id', 'name', 'gender', 'sexuality', 'birth_date', 'co
 export function listFictional(app: AppContext, staff: StaffCaller) {
   return app.db.db.selectFrom('profiles').select(FICTIONAL_FIELDS)
     // The persona's face, so operators know whom they pick (its main photo, as members see it).
-    .select((eb) => eb.selectFrom('photos').select('photos.thumb_filename').whereRef('photos.profile_id', '=', 'profiles.id')
-      .where('photos.is_main', '=', 1).where('photos.status', '=', 'active').limit(1).as('thumb'))
+    .select((eb) => mainThumb(eb.ref('profiles.id')))
     .where('site_id', '=', staff.siteId).where('fictional', '=', 1)
     .where('status', '!=', 'deleted').orderBy('id', 'desc').limit(500).execute();
 }
@@ -174,16 +174,11 @@ export async function inboxConversation(app: AppContext, staff: StaffCaller, con
   const db = app.db.db;
   const side = await fictionalSide(app, staff, conversationId);
   const profileFields = ['id', 'name', 'gender', 'birth_date', 'country', 'region', 'city', 'about', 'fictional'] as const;
-  const [fictional, member] = await Promise.all([
-    db.selectFrom('profiles').select(profileFields).where('id', '=', side.profile_id).executeTakeFirstOrThrow(),
-    db.selectFrom('profiles').select(profileFields).where('id', '=', side.partner_profile_id).executeTakeFirstOrThrow(),
-  ]);
+  const profile = (id: number) => db.selectFrom('profiles').select(profileFields).select((eb) => mainThumb(eb.ref('profiles.id'), 'photo'))
+    .where('id', '=', id).executeTakeFirstOrThrow();
+  const [fictional, member] = await Promise.all([profile(side.profile_id), profile(side.partner_profile_id)]);
   const interests = (await db.selectFrom('profile_interests').select('interest').where('profile_id', '=', member.id).execute()).map((i) => i.interest);
-  const mainPhoto = (profileId: number) => db.selectFrom('photos').select('thumb_filename').where('profile_id', '=', profileId).where('status', '=', 'active')
-    .orderBy('is_main', 'desc').orderBy('id').limit(1).executeTakeFirst();
-  const [fictionalPhoto, memberPhoto, account, state, lines] = await Promise.all([
-    mainPhoto(fictional.id),
-    mainPhoto(member.id),
+  const [account, state, lines] = await Promise.all([
     // Credits left tell the operator how long the member can write on; never the e-mail address or payments.
     side.member_user_id === null ? undefined : db.selectFrom('users').select('credits').where('id', '=', side.member_user_id).executeTakeFirst(),
     db.selectFrom('operator_conversations').select(['notes', 'notes_updated_at']).where('conversation_id', '=', conversationId).executeTakeFirst(),
@@ -197,8 +192,8 @@ export async function inboxConversation(app: AppContext, staff: StaffCaller, con
     .where('messages.conversation_id', '=', conversationId).orderBy('messages.id', 'desc').limit(100).execute();
   return {
     conversation_id: conversationId,
-    fictional: { ...fictional, photo: fictionalPhoto?.thumb_filename ?? null },
-    member: { ...member, interests, photo: memberPhoto?.thumb_filename ?? null, credits: account?.credits ?? null },
+    fictional,
+    member: { ...member, interests, credits: account?.credits ?? null },
     notes: state?.notes ?? null,
     notes_updated_at: state?.notes_updated_at === null || state?.notes_updated_at === undefined ? null : Number(state.notes_updated_at),
     earlier_lines: lines.map((l) => l.body as string),

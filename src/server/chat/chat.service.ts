@@ -23,6 +23,7 @@ import * as repo from './chat.repository';
 import { textMessageCredits } from './message-price';
 import { type ExpressionBuilder, type Kysely, type QueryResult, sql, type Transaction } from 'kysely';
 import { isUniqueViolation } from '../db/unique-violation';
+import { mainThumb } from '../photos/photos.repository';
 import {
   flagsOfReceived, forRecipient, recordSignals, refuseUnconfirmed, screenText, signalKinds, type SpamFacts, spamFactsQueries, spamVerdict, spamWindowStart, type TextScreen,
 } from '../safety/safety.service';
@@ -224,8 +225,7 @@ const chatListQuery = preparedQuery((db, own: number) => db
   .leftJoin('messages as m', (join) => join.onRef('m.id', '=', 'cp.last_message_id').onRef('m.id', '>', 'cp.cleared_message_id'))
   .select(['cp.conversation_id', 'cp.unread_count', 'm.kind', 'm.body', 'm.sender_profile_id', 'm.created_at'])
   .select(['p.id', 'p.name', 'p.birth_date', 'p.city', 'p.region', 'p.country', 'p.fictional'])
-  .select((eb) => eb.selectFrom('photos').select('photos.thumb_filename')
-    .whereRef('photos.profile_id', '=', 'p.id').where('photos.is_main', '=', 1).where('photos.status', '=', 'active').limit(1).as('thumb'))
+  .select((eb) => mainThumb(eb.ref('p.id')))
   .where('cp.profile_id', '=', own)
   .where('cp.hidden', '=', 0)
   .where('p.status', '!=', 'deleted')

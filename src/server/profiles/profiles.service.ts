@@ -15,6 +15,7 @@ import { RuleError } from '../rule-error';
 import { newLikesTotal } from '../chat/chat.repository';
 import { recordEvents } from '../events/events.service';
 import type { Database, Profile, User } from '../db/schema';
+import { mainThumb } from '../photos/photos.repository';
 import { knownOwnProfile } from './own-profile';
 
 const DAY = 86_400_000;
@@ -415,8 +416,8 @@ export async function cardsByIds(db: Kysely<Database>, ids: number[], now: numbe
   if (ids.length === 0) return [];
   const rows = (await db
     .selectFrom('profiles')
-    .leftJoin('photos', (join) => join.onRef('photos.profile_id', '=', 'profiles.id').on('photos.is_main', '=', 1).on('photos.status', '=', 'active'))
-    .select(['profiles.id', 'profiles.name', 'profiles.birth_date', 'profiles.city', 'profiles.region', 'profiles.country', 'profiles.fictional', 'photos.thumb_filename as thumb'])
+    .select(['profiles.id', 'profiles.name', 'profiles.birth_date', 'profiles.city', 'profiles.region', 'profiles.country', 'profiles.fictional'])
+    .select((eb) => mainThumb(eb.ref('profiles.id')))
     .where('profiles.id', 'in', ids)
     .execute()) as CardRow[];
   const byId = new Map(rows.map((r) => [r.id, r]));
