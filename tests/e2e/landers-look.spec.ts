@@ -75,8 +75,19 @@ test.describe('home pages and landers show members', () => {
           await open(page, host, locale, `/landers/${type}`, width);
           await expectMemberPhotos(page, 1);
           await expectHonestCounts(page, locale);
-          // The call to action is not covered by a text shadow.
+          // The call to action is not covered by a text shadow, and takes at most two lines (Dutch took three at 320 px).
           await expect(page.locator('main .lander-cta').first()).toHaveCSS('text-shadow', 'none');
+          const ctaLines = await page.locator('main .lander-cta').evaluateAll((els) => els.filter((el) => el.getClientRects().length > 0).map((el) => {
+            const style = getComputedStyle(el);
+            const text = el.clientHeight - Number.parseFloat(style.paddingTop) - Number.parseFloat(style.paddingBottom);
+            return Math.round(text / Number.parseFloat(style.lineHeight));
+          }));
+          expect(Math.max(...ctaLines), `lines of the call to action at ${width} px`).toBeLessThanOrEqual(2);
+          // Every name tag shown is as wide as a name (the slideshow's tag was an empty box 32 px wide).
+          const emptyTags = await page.locator('[data-teaser-name]').evaluateAll((els) => els
+            .filter((el) => el.textContent?.trim() && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden')
+            .filter((el) => el.getBoundingClientRect().width < 1.5 * Number.parseFloat(getComputedStyle(el).fontSize)).length);
+          expect(emptyTags, `name tags narrower than a name at ${width} px`).toBe(0);
           if (type === 'maplanding') {
             await expect(page.locator('[data-map-country]:not([hidden]) [data-map-outline]')).toBeVisible();
             // Each region's count is in the plural form its number needs ("1 member", "2 members"); a region
