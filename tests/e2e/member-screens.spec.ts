@@ -176,3 +176,20 @@ test("the time bonus banner and every member page's content keep to the top bar'
   }
   expect(off).toEqual([]);
 });
+
+// A site selling three bundles showed them in four columns at 992 px and wider: a fourth of the row stood empty.
+test('the credit bundles fill their row on a desktop, however many the site sells', { tag: '@any-width' }, async ({ page }) => {
+  for (const { host, email } of [SITES[0], SITES[2]]) {
+    await demoLogin(page, host, email);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(onHost(host, '/credits'));
+    const rows = await page.locator('.bundle-list').evaluate((list) => {
+      const right = list.getBoundingClientRect().right;
+      const cards = [...list.children].map((c) => c.getBoundingClientRect());
+      return { tops: new Set(cards.map((c) => Math.round(c.top))).size, gap: right - Math.max(...cards.map((c) => c.right)), count: cards.length };
+    });
+    expect(rows.count, host).toBeGreaterThanOrEqual(3);
+    expect(rows.tops, `${host}: one row`).toBe(1);
+    expect(rows.gap, `${host}: empty space after the last bundle`).toBeLessThanOrEqual(1);
+  }
+});

@@ -20,13 +20,15 @@ const STEPS: Step[] = ['who', 'age', 'where', 'interests', 'results'];
 /** A short guided flow (who, ages, where, a few interests) that ends in fitting profiles to like or open. */
 export function MatchFinder(props: Props) {
   const t = useIslandT(props);
-  const [step, setStep] = useState<Step>('who');
+  // A site that does not search by gender (one for men seeking men) does not ask whom: "Any" would be the only answer.
+  const steps = props.genders.length > 0 ? STEPS : STEPS.filter((s) => s !== 'who');
+  const [step, setStep] = useState<Step>(steps[0] as Step);
   const [choice, setChoice] = useState({ gender: '', min_age: '25', max_age: '45', country: props.countries[0]?.code ?? '', countryregion: '' });
   const [picked, setPicked] = useState<string[]>([]);
   const [results, setResults] = useState<MatchCard[]>([]);
   const [liked, setLiked] = useState(new Set<number>());
   const [error, setError] = useState<string | null>(null);
-  const next = () => setStep(STEPS[STEPS.indexOf(step) + 1]);
+  const next = () => setStep(steps[steps.indexOf(step) + 1] as Step);
   const fail = (err: unknown) => setError(err instanceof ApiError ? err.message : t('error.try_later'));
 
   async function search(event: FormEvent) {
@@ -53,7 +55,7 @@ export function MatchFinder(props: Props) {
   const ages = Array.from({ length: 82 }, (_, i) => String(18 + i)).map((a) => ({ value: a, label: a }));
   return (
     <div className="match-finder" data-step={step}>
-      <div className="stepper" aria-hidden="true"><span style={{ width: `${(STEPS.indexOf(step) / (STEPS.length - 1)) * 100}%` }} /></div>
+      <div className="stepper" aria-hidden="true"><span style={{ width: `${(steps.indexOf(step) / (steps.length - 1)) * 100}%` }} /></div>
       {error && <p className="alert alert-danger" role="alert">{error}</p>}
       {step === 'who' && (
         <fieldset className="field">
