@@ -158,6 +158,8 @@ test('settings for thumbs: switches of 24 px at least, labels that break between
 // and no page's content is wider than it (the shop, the profile and settings set their own widths, which at 576–991 px
 // were wider than the grid: /credits ran from 16 to 784 px on an 800 px screen while the top bar's content was 56–744).
 test("the time bonus banner and every member page's content keep to the top bar's grid on tablets and desktops", { tag: '@any-width' }, async ({ page }) => {
+  // 36 page views: more than the default 30 s on a loaded CI machine (it timed out once).
+  test.setTimeout(120_000);
   await demoLogin(page, 'localhost', 'free@kindred.example');
   const off: string[] = [];
   for (const path of ['/credits', '/premium', '/profile', '/settings', '/notifications', '/members', '/likes', '/swipe-game', '/match-finder']) {
