@@ -83,9 +83,11 @@ test.describe('landers', () => {
     await page.locator('a[href^="/members/"]:not([data-open-signup])').first().click();
     await expect(page).toHaveURL(/\/members\/\d+$/);
     await page.locator('a[data-open-signup]').first().click();
-    // Desktop opens the signup modal; phones take the /signup route.
-    const form = info.project.name === 'phone' ? page.locator('main') : page.locator('#signup-modal');
+    // Desktop opens the signup modal; phones take the signup page, as does a click made before the page's script ran
+    // (the link works without JavaScript: a loaded CI machine clicked that early once).
     if (info.project.name === 'phone') await expect(page).toHaveURL(/\/signup/);
+    const email = page.getByLabel(tr('nl', 'auth.email'));
+    const form = page.locator('#signup-modal[open], main').filter({ has: email }).first();
     await expect(form).toBeVisible();
     await expect(form.getByLabel(tr('nl', 'auth.email'))).toBeVisible();
     await expect(form.getByText(tr('nl', 'signup.invite_only'))).toHaveCount(0);
