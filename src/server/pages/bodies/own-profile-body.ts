@@ -21,5 +21,5 @@ export function ownProfileBody(locals: BodyLocals, data: LoadedPage<'profile'>):
     options: { gender: [...GENDERS], sexuality: [...SEXUALITIES], relationship_status: [...RELATIONSHIP_STATUSES], hair_color: [...HAIR_COLORS], eye_color: [...EYE_COLORS], body_type: [...BODY_TYPES], tattoos: [...TATTOO_OPTIONS] },
     interests: [...INTERESTS], photoLimit: user?.paid_user ? PREMIUM_PHOTOS : FREE_PHOTOS,
   });
-  return memberBody(`${t('myprofile.title')} · ${site.name}`, html`<div class="container profile-page"><h1>${t('myprofile.title')}</h1><p class="own-profile-public"><a href="${`/members/${profile.id}`}">${t('myprofile.view_public')}</a></p>${raw(island)}</div>`);
+  return memberBody(`${t('myprofile.title')} · ${site.name}`, html`<div class="container container-narrow profile-page"><h1>${t('myprofile.title')}</h1><p class="own-profile-public"><a href="${`/members/${profile.id}`}">${t('myprofile.view_public')}</a></p>${raw(island)}</div>`);
 }
