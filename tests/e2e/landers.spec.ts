@@ -118,6 +118,10 @@ test.describe('profile landing pages', () => {
     expect((await page.goto(onHost('localhost', `/members/${other}/landing3`)))?.status()).toBe(404);
     expect((await page.goto(onHost('gay.localhost', `/members/${other}/landing2/no-such-slug`)))?.status()).toBe(404);
     expect((await page.goto(onHost('gay.localhost', `/members/${other}/landing2/men`)))?.status()).toBe(200);
+    // One route serves the three designs: any other name there, or a slug on the first design, is no page.
+    expect((await page.goto(onHost('gay.localhost', `/members/${other}/landing4`)))?.status()).toBe(404);
+    expect((await page.goto(onHost('gay.localhost', `/members/${other}/landing/men`)))?.status()).toBe(404);
+    expect((await page.goto(onHost('gay.localhost', `/members/${other}/hasOwnProperty`)))?.status()).toBe(404);
   });
 });
 
