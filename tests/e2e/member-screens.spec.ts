@@ -108,7 +108,7 @@ test('a received like can be answered: Like back makes a match at once, with the
   await expect(page.getByRole('dialog', { name: t('match.title') })).toBeVisible();
   await expect(card.getByText(t('likes.matched'), { exact: true })).toBeVisible();
   // The tabs fit a 320 px phone with their whole names, wrapped between words, in English and in Polish
-  // (the longest: "Polubione przez Ciebie", "Dopasowania").
+  // (the longest: "Tykkäävät sinusta", "Dopasowania").
   await page.keyboard.press('Escape');
   await page.setViewportSize({ width: 320, height: 640 });
   for (const locale of ['en', 'pl']) {
