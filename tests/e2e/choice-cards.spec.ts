@@ -31,7 +31,7 @@ test.describe('choice cards', () => {
       await context.addCookies([{ name: 'lang', value: lang, url: onHost(host) }]);
       await skipEntryWarning(page);
 
-      // The desktop modal (800 px) from the home page.
+      // The desktop modal (500 px) from the home page.
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.goto(onHost(host, '/?network=e2e'));
       await page.locator('main a[href="/signup"]').first().click();

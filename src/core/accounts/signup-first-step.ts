@@ -77,7 +77,9 @@ function handOver(step: HTMLElement, props: () => Promise<SignupWizardProps | nu
     if (!loaded?.[1] || !container) return;
     const [{ mountSignupWizard }, wizardProps] = loaded;
     step.remove();
-    mountSignupWizard(container, { ...wizardProps, initialAccount }, onBusyChange);
+    // The wizard's step titles keep the level of the form's: the /signup page's h1, the modal's h2.
+    const pageHeading = step.querySelector('h1') !== null;
+    mountSignupWizard(container, { ...wizardProps, initialAccount, pageHeading }, onBusyChange);
   });
   // Usable from here on (bench:landers waits for this mark).
   form.dataset.signupReady = '';

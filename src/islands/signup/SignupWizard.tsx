@@ -178,9 +178,11 @@ export function SignupWizard(props: SignupWizardProps) {
             <div className="alert alert-danger" role="alert" data-signup-errors>
               {invalid.length > 0 ? (
                 <ul>
-                  {invalid.map((f) => (
-                    <li key={f}><a href={`#f-${f}`}>{t(FIELD_LABELS[f], { min_age: props.minAge, name: props.target?.name })}</a>: {fields[f]}</li>
-                  ))}
+                  {invalid.map((f) => {
+                    const label = t(FIELD_LABELS[f], { min_age: props.minAge, name: props.target?.name });
+                    // A message that is the field's label ("Enter your date of birth (18+)") is said once.
+                    return <li key={f}><a href={`#f-${f}`}>{label}</a>{fields[f] === label ? null : `: ${fields[f]}`}</li>;
+                  })}
                 </ul>
               ) : error}
               {accountExists && <> <a href="/login">{t('auth.account_exists_login')}</a></>}
