@@ -33,6 +33,13 @@ async function namesCutShort(page: Page, scope: string) {
     .map((el) => el.textContent));
 }
 
+/** Fictional labels shown cut short ("⭐ fanta…"): the label wraps, or a narrow card shows the mark alone. */
+async function fictionalCutShort(page: Page, scope: string) {
+  return page.locator(`${scope} .teaser-fictional`).evaluateAll((els) => els
+    .filter((el) => el.getClientRects().length > 0 && (el.scrollWidth > el.clientWidth + 1 || getComputedStyle(el).textOverflow === 'ellipsis'))
+    .map((el) => el.textContent));
+}
+
 /** Every count on the page is in its plural form, and none says 0 members. */
 async function expectHonestCounts(page: Page, locale: Locale) {
   const body = (await page.locator('main').textContent()) ?? '';
@@ -52,6 +59,7 @@ test.describe('home pages and landers show members', () => {
         await open(page, host, locale, '/', width);
         await expectMemberPhotos(page, 4);
         expect(await namesCutShort(page, '[data-home]'), `faces at ${width} px`).toEqual([]);
+        expect(await fictionalCutShort(page, '[data-home]'), `fictional labels at ${width} px`).toEqual([]);
         // Signup, or on an invitation-only site the login (the visitor came without an ad).
         const cta = page.locator('[data-home] .cta a.btn-primary');
         await expect(cta).toBeInViewport();
@@ -88,6 +96,7 @@ test.describe('home pages and landers show members', () => {
             .filter((el) => el.textContent?.trim() && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden')
             .filter((el) => el.getBoundingClientRect().width < 1.5 * Number.parseFloat(getComputedStyle(el).fontSize)).length);
           expect(emptyTags, `name tags narrower than a name at ${width} px`).toBe(0);
+          expect(await fictionalCutShort(page, 'main'), `fictional labels at ${width} px`).toEqual([]);
           if (type === 'maplanding') {
             await expect(page.locator('[data-map-country]:not([hidden]) [data-map-outline]')).toBeVisible();
             // Each region's count is in the plural form its number needs ("1 member", "2 members"); a region

@@ -16,7 +16,8 @@ export interface LanderView {
   benefits: { icon: string; title: string; text: string }[];
   video: string;
   poster: string;
-  fictionalLabel: string;
+  /** The site's mark of a fictional profile and its name (`fictionalTexts`). */
+  fictional: { icon: string; singular: string };
   /** The decorative hero image of the designs that have one (preloaded by the layout). */
   hero?: string;
 }
