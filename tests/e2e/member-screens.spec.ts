@@ -195,3 +195,32 @@ test('the credit bundles fill their row on a desktop, however many the site sell
     expect(rows.gap, `${host}: empty space after the last bundle`).toBeLessThanOrEqual(1);
   }
 });
+
+// A profile's thumbnails show their photo in the large frame (they looked clickable and did nothing), by mouse and
+// keyboard; the one shown is marked.
+test("a profile's thumbnails show each photo in the large frame", { tag: '@any-width' }, async ({ page }) => {
+  await demoLogin(page, 'localhost', 'premium@kindred.example');
+  await page.goto(onHost('localhost', '/members'));
+  const links = await page.locator('.profile-grid a[href^="/members/"]').evaluateAll((as) => [...new Set(as.map((a) => a.getAttribute('href') as string))]);
+  let found = false;
+  for (const href of links.slice(0, 24)) {
+    await page.goto(onHost('localhost', href));
+    if ((await page.locator('a.profile-thumb').count()) > 1) { found = true; break; }
+  }
+  expect(found, 'a demo profile with several photos').toBe(true);
+  await hydrated(page);
+  const main = page.locator('.profile-main');
+  const thumbs = page.locator('a.profile-thumb');
+  await expect(thumbs.first()).toHaveAttribute('aria-current', 'true');
+  expect(await main.getAttribute('src')).toBe(await thumbs.first().getAttribute('href'));
+  const url = page.url();
+  await thumbs.nth(1).click();
+  await expect(main).toHaveAttribute('src', (await thumbs.nth(1).getAttribute('href')) as string);
+  await expect(thumbs.nth(1)).toHaveAttribute('aria-current', 'true');
+  await expect(thumbs.first()).toHaveAttribute('aria-current', 'false');
+  expect(page.url(), 'the page stays').toBe(url);
+  await thumbs.first().focus();
+  await page.keyboard.press('Enter');
+  await expect(main).toHaveAttribute('src', (await thumbs.first().getAttribute('href')) as string);
+  await expect(thumbs.first()).toHaveAttribute('aria-current', 'true');
+});

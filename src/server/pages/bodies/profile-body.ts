@@ -40,7 +40,9 @@ function profileView(locals: BodyLocals, profile: ProfileView) {
       ? html`<div class="action-row"><a class="btn btn-primary" href="${signupHref}" data-open-signup data-target="${profile.id}" data-target-name="${profile.name}">${t('profile.like')}</a> <a class="btn btn-secondary" href="${signupHref}" data-open-signup data-target="${profile.id}" data-target-name="${profile.name}">${t('profile.chat')}</a> <a class="btn btn-outline" href="${signupHref}" data-open-signup data-target="${profile.id}" data-target-name="${profile.name}">${t('profile.gift')}</a></div>`
       : html`<p><a class="btn btn-outline" href="/profile">${t('nav.my_profile')}</a></p>`;
   return html`<article class="container profile-view" data-profile-id="${profile.id}"><div class="profile-photos"><img class="profile-main" src="${photoUrl(main?.filename)}" alt="${photoAlt}" width="600" height="600">${
-    profile.photos.length > 1 && html`<ul class="profile-thumbs" role="list">${profile.photos.slice(1).map((p) => html`<li><img src="${`/uploads/${p.thumb_filename}`}" alt="${photoAlt}" width="96" height="96" loading="lazy"></li>`)}</ul>`
+    // Every photo as a thumbnail that shows it in the large frame (src/core/profiles/photo-switcher.ts); a link to the
+    // photo itself without script.
+    profile.photos.length > 1 && html`<ul class="profile-thumbs" role="list">${profile.photos.map((p, i) => html`<li><a class="profile-thumb" href="${photoUrl(p.filename)}" aria-current="${i === 0 ? 'true' : 'false'}"><img src="${`/uploads/${p.thumb_filename}`}" alt="${photoAlt}" width="96" height="96" loading="lazy"></a></li>`)}</ul>`
   }${
     profile.hiddenPhotos > 0 && html`<p class="more-photos">${t('profile.more_photos', { count: profile.hiddenPhotos })} ${
       user ? html`<a href="/premium">${t('nav.get_premium')}</a>` : html`<a href="${signupHref}" data-open-signup data-target="${profile.id}" data-target-name="${profile.name}">${t('nav.signup')}</a>`
