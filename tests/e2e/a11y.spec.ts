@@ -129,6 +129,20 @@ test('the chat ⋯ menu is a menu: arrows move, Escape closes and gives focus ba
   await expect(page.getByRole('menu')).toHaveCount(0);
 });
 
+test("a profile's Send a gift: the picker opens with the chat, Escape closes it and the composer has the focus", async ({ page }) => {
+  await skipEntryWarning(page);
+  await logIn(page);
+  await page.goto('/members');
+  const profileId = await page.locator('[data-profile-id]').first().getAttribute('data-profile-id');
+  await page.goto(`/members/${profileId}`);
+  await page.locator('.profile-actions').getByRole('link', { name: tr('en', 'profile.gift') }).click();
+  const picker = page.getByRole('dialog');
+  await expect(picker).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(picker).toBeHidden();
+  await expect(page.locator('.composer textarea')).toBeFocused();
+});
+
 test('Like keeps the keyboard focus on its button', async ({ page }) => {
   await skipEntryWarning(page);
   const email = `focus-${Date.now()}@example.com`;

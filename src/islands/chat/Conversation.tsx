@@ -111,6 +111,13 @@ export function Conversation({ t, locale, state, credits, fictional, openGiftAtS
     if (!notice || notice.code === 'already_reported') settlePrompt(messageId);
     show(notice, t('safety.reported'));
   };
+  const closeGifts = () => {
+    setGifts(false);
+    // Opened with the page (a profile's "Send a gift": /members/{id}/chat?gift=1) it had nothing to give focus back
+    // to, and focus stayed on the closed picker's button or fell to the page: the composer takes it.
+    const active = document.activeElement;
+    if (!active || active === document.body || active.closest('dialog:not([open])')) textarea.current?.focus();
+  };
   const pickGift = async (giftId: string) => {
     setGifts(false);
     stick.current = true;
@@ -263,7 +270,7 @@ export function Conversation({ t, locale, state, credits, fictional, openGiftAtS
           onGift={() => setGifts(true)} onIcebreaker={() => setIcebreakers(true)} />
       </div>
 
-      <GiftPicker t={t} open={gifts && !blocked} name={partner.name} onClose={() => setGifts(false)} onPick={pickGift} />
+      <GiftPicker t={t} open={gifts && !blocked} name={partner.name} onClose={closeGifts} onPick={pickGift} />
       <IcebreakerModal t={t} open={icebreakers} name={partner.name} onClose={() => setIcebreakers(false)} onPick={pickLine} />
       <ReportDialog t={t} open={report !== null} name={partner.name} onClose={() => setReport(null)} onSubmit={submitReport} />
       <ImageViewer t={t} src={viewer} onClose={() => setViewer(null)} />
