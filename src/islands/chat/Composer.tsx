@@ -77,7 +77,7 @@ export function Composer({ t, locale, state, credits, disabled, textarea, onDraf
       <div className="composer-meta">
         <p id="chat-draft-hint" className="composer-price">
           {price}{minimum && <> ({minimum})</>}
-          {credits !== null && <span className="composer-balance" data-credits={credits}> · {t('chat.balance', { credits })}</span>}
+          {credits !== null && <span className="composer-balance" data-credits={credits}> · <span className="composer-balance-text">{t('chat.balance', { credits })}</span></span>}
           <span className="visually-hidden"> · {t('chat.enter_hint')}</span>
         </p>
         <span id="chat-draft-count" className="composer-count" data-over={tooLong || undefined}>
