@@ -201,6 +201,8 @@ test('a ban needs its confirmation; deleting needs the name typed; the result sh
   const dialog = page.getByRole('dialog', { name: t('admin.confirm.ban_title', { name: target.name }) });
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText(t('admin.confirm.ban_text', { name: target.name }));
+  // The dialog opens with its form drawn: focus inside it, on Cancel (it opened empty, focus on the dialog itself).
+  await expect(dialog.getByRole('button', { name: t('admin.confirm.cancel') })).toBeFocused();
   expect(await seriousViolations(page)).toEqual([]);
   await page.screenshot({ path: `${SHOTS}/member-ban-en-${isMobile ? 390 : 1280}.png` });
   await dialog.getByRole('button', { name: t('admin.confirm.cancel') }).click();
@@ -224,6 +226,8 @@ test('a ban needs its confirmation; deleting needs the name typed; the result sh
   const delDialog = page.getByRole('dialog', { name: t('admin.confirm.delete_title', { name: target.name }) });
   const confirm = delDialog.getByRole('button', { name: t('admin.confirm.delete_button', { name: target.name }) });
   await expect(confirm).toBeDisabled();
+  // Typing goes straight into the name field.
+  await expect(delDialog.getByLabel(t('admin.confirm.type_name', { name: target.name }))).toBeFocused();
   await delDialog.getByLabel(t('admin.confirm.type_name', { name: target.name })).fill(`${target.name}x`);
   await expect(confirm).toBeDisabled();
   await delDialog.getByLabel(t('admin.confirm.type_name', { name: target.name })).fill(target.name);

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../core/api/client';
 import { memberAction } from '../../core/admin/admin.api';
 import { DESTRUCTIVE_ACTIONS, type MemberAction } from '../../shared/admin.contract';
@@ -56,8 +56,12 @@ export function MemberActions(props: Props) {
     if (!isDestructive(action)) return run(action, body);
     setTyped('');
     setPending({ action, body });
-    dialog.current?.showModal();
   };
+  // Opened once its form is drawn, so the dialog's own focusing finds the name field (delete) or Cancel (the others):
+  // opened before, it held nothing focusable and typing went nowhere.
+  useEffect(() => {
+    if (pending && dialog.current && !dialog.current.open) dialog.current.showModal();
+  }, [pending]);
   const confirm = (e: React.FormEvent) => {
     e.preventDefault();
     if (!pending) return;
