@@ -364,7 +364,7 @@ const Text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1, 'payme
 
 /** POST /api/directdebit.php?sms=1 — send the SMS code to this mobile number. */
 export const DirectDebitSmsSchema = v.object({
-  mobile: v.pipe(v.string(), v.trim(), v.minLength(4, 'payments.dd.mobile_invalid'), v.maxLength(32, 'payments.dd.mobile_invalid')),
+  mobile: v.pipe(v.string(), v.trim(), v.minLength(1, 'payments.dd.required'), v.minLength(4, 'payments.dd.mobile_invalid'), v.maxLength(32, 'payments.dd.mobile_invalid')),
   country: CountryCode,
 });
 export interface DirectDebitSmsResponse { sent: true; expires_at: number; resend_after: number }
@@ -379,13 +379,14 @@ export const DirectDebitSchema = v.object({
   country: CountryCode,
   discount: v.optional(DiscountCodeSchema),
   account_holder: Text(70),
-  iban: v.pipe(v.string(), v.trim(), v.minLength(15, 'payments.dd.iban_invalid'), v.maxLength(42, 'payments.dd.iban_invalid')),
+  // An empty field is "required" like the others, not "invalid" (the first message of a field is the one shown).
+  iban: v.pipe(v.string(), v.trim(), v.minLength(1, 'payments.dd.required'), v.minLength(15, 'payments.dd.iban_invalid'), v.maxLength(42, 'payments.dd.iban_invalid')),
   street: Text(70),
   house_number: Text(16),
   postal_code: Text(16),
   city: Text(70),
-  mobile: v.pipe(v.string(), v.trim(), v.minLength(4, 'payments.dd.mobile_invalid'), v.maxLength(32, 'payments.dd.mobile_invalid')),
-  sms_code: v.pipe(v.string(), v.trim(), v.regex(/^\d{6}$/, 'payments.sms_invalid')),
+  mobile: v.pipe(v.string(), v.trim(), v.minLength(1, 'payments.dd.required'), v.minLength(4, 'payments.dd.mobile_invalid'), v.maxLength(32, 'payments.dd.mobile_invalid')),
+  sms_code: v.pipe(v.string(), v.trim(), v.minLength(1, 'payments.dd.required'), v.regex(/^\d{6}$/, 'payments.sms_invalid')),
   authorization: v.literal(true, 'payments.dd.authorization_required'),
   consent: v.literal(true, 'payments.consent_required'),
 });
