@@ -8,7 +8,7 @@ export function PremiumOnlyAlert({ t, detail }: { t: TFunction; detail?: string 
   return (
     <div className="alert premium-only" role="alert" data-premium-only>
       <p><strong>{t('premium.only_feature')}</strong>{detail ? ` ${detail}` : ''}</p>
-      <p className="premium-only-actions">
+      <p className="button-row">
         <a className="btn btn-primary" href="/premium">{t('shop.premium_only_cta')}</a>
         <a className="btn btn-outline" href="/credits">{t('shop.to_credits')}</a>
       </p>

@@ -30,8 +30,8 @@ export function TimeBonus(props: IslandI18n) {
             <p>{t('shop.tb_act_fast', { hours: OFFER_HOURS })}</p>
             <p className="tb-countdown tb-countdown-large" role="timer" aria-label={t('shop.tb_time_left')}>{countdown}</p>
             <div className="modal-actions">
-              <button type="button" className="btn btn-ghost" onClick={close}>{t('common.close')}</button>
               <a className="btn btn-primary" href="/credits" data-autofocus>{t('shop.tb_cta')}</a>
+              <button type="button" className="btn btn-ghost" onClick={close}>{t('common.close')}</button>
             </div>
           </div>
         </Modal>
